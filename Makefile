@@ -1,0 +1,40 @@
+# Two commands do all the setup on a fresh machine: `make demo` and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-dev
+
+.PHONY: demo test lint typecheck check-all clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+## demo: run `claimledger check` on the bundled examples (English and Japanese; no network)
+demo: $(STAMP)
+	@echo "== English: the seed-000 analytics report (numbers) and a paper's quotes =="
+	-$(BIN)/claimledger check --ledger examples/en/ledger.yaml --metrics examples/en/metrics.py
+	@echo
+	@echo "== Japanese: 調査ダイジェスト (quotes from a PDF and an HTML page) =="
+	-$(BIN)/claimledger check --ledger examples/ja/ledger.yaml
+	@echo
+	@echo "(The examples contain planted errors, so FAIL above is the expected outcome.)"
+
+## test: the whole test suite, plus ruff and mypy
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+	$(BIN)/ruff check claimledger tests
+	$(BIN)/mypy
+
+lint: $(STAMP)
+	$(BIN)/ruff check claimledger tests
+	$(BIN)/ruff format --check claimledger tests
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

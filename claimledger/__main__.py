@@ -1,0 +1,3 @@
+from claimledger.cli import main
+
+main()

@@ -1,0 +1,125 @@
+"""The Python API. :func:`gate` reads as the pipeline:
+load -> checks -> reconcile -> report.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import platform
+from collections.abc import Callable
+from pathlib import Path
+
+from claimledger._config import GateConfig
+from claimledger._exceptions import SourceError
+from claimledger._version import __version__
+from claimledger.checks.context import RunContext
+from claimledger.checks.numeric import check_number
+from claimledger.checks.quote import check_quote_text
+from claimledger.load.ledger import load_ledger
+from claimledger.metrics import load_metrics_file
+from claimledger.model.claim import Ledger, NumberClaim, QuoteClaim
+from claimledger.model.finding import Finding, Reason, Status
+from claimledger.model.report import Report
+from claimledger.reconcile import assign_tier, outcome_of
+
+Progress = Callable[[str, int, int], None]
+
+
+def _run_claim(claim: QuoteClaim | NumberClaim, ctx: RunContext) -> Finding:
+    try:
+        if isinstance(claim, QuoteClaim):
+            finding = check_quote_text(claim.id, claim.source, claim.quote, ctx)
+        else:
+            finding = check_number(claim, ctx)
+    except Exception as exc:  # a crash in one check must not hide the others: fail closed
+        finding = Finding(
+            claim.id, "gate", Status.ERROR, Reason.CHECK_CRASHED,
+            f"internal error while checking this claim ({type(exc).__name__}: {exc}); "
+            "the claim is not verified — please report this",
+        )  # fmt: skip
+    if finding.claimed is None:
+        finding = dataclasses.replace(finding, claimed=claim.quote if isinstance(claim, QuoteClaim) else str(claim.value))
+    if claim.location is not None:
+        finding = dataclasses.replace(finding, location=claim.location.model_dump())
+    elif claim.ledger_line is not None:
+        finding = dataclasses.replace(finding, location={"file": None, "line": claim.ledger_line, "in": "ledger"})
+    return assign_tier(finding, claim.author_alternative)
+
+
+def _reproducibility(ledger: Ledger, ctx: RunContext, config: GateConfig) -> dict[str, object]:
+    sources: dict[str, object] = {}
+    for sid, loaded in ctx.loaded_sources().items():
+        if isinstance(loaded, SourceError):
+            sources[sid] = {"origin": ctx.ledger.sources[sid], "sha256": None, "error": loaded.reason}
+        else:
+            sources[sid] = {
+                "origin": ctx.ledger.sources[sid],
+                "sha256": loaded.source.sha256,
+                "media_type": loaded.source.media_type,
+            }
+    store = ctx.data_loaded
+    datasets = {name: {"origin": o, "sha256": store.sha256.get(name) if store else None}
+                for name, o in ledger.datasets.items()}  # fmt: skip
+    return {
+        "tool": "claimledger",
+        "tool_version": __version__,
+        "python": platform.python_version(),
+        "ledger": {"path": ledger._path, "sha256": ledger._sha256},
+        "sources": sources,
+        "datasets": datasets,
+        "config": {
+            "min_quote_chars": config.min_quote_chars,
+            "default_tolerance": config.default_tolerance,
+            "fail_closed": config.fail_closed,
+        },
+        "semantic_check": "not run (no judge configured)",
+    }
+
+
+def gate(
+    ledger: str | Path | Ledger,
+    *,
+    config: GateConfig | None = None,
+    base_dir: str | Path | None = None,
+    progress: Progress | None = None,
+) -> Report:
+    """Check every claim of a ledger and return a typed :class:`Report`.
+
+    ``ledger`` is a path to a YAML/JSON ledger or a parsed :class:`Ledger`.
+    Paths in the ledger are relative to its folder (or ``base_dir``). Raises
+    :class:`~claimledger.InputError` only for unusable input (malformed ledger,
+    missing metrics file); everything else becomes a finding.
+    """
+    config = config or GateConfig()
+    for path in config.metrics_files:
+        load_metrics_file(path)
+    if isinstance(ledger, Ledger):
+        parsed = ledger
+        folder = Path(base_dir) if base_dir else Path.cwd()
+    else:
+        parsed = load_ledger(ledger)
+        folder = Path(base_dir) if base_dir else Path(ledger).resolve().parent
+    ctx = RunContext.create(parsed, folder, config)
+    findings: list[Finding] = []
+    try:
+        total = len(parsed.claims)
+        for i, claim in enumerate(parsed.claims):
+            if progress:
+                progress("checking claims", i, total)
+            findings.append(_run_claim(claim, ctx))
+        if progress:
+            progress("checking claims", total, total)
+        report = Report(
+            outcome=outcome_of(findings),
+            findings=findings,
+            claims_total=len(parsed.claims),
+            fail_closed=config.fail_closed,
+            reproducibility=_reproducibility(parsed, ctx, config),
+        )
+    finally:
+        ctx.close()
+    if not config.fail_closed:
+        report.notes.append(
+            "--no-fail-closed: HIGH findings are reported as warnings and do not fail the run"
+        )
+    return report

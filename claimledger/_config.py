@@ -1,0 +1,32 @@
+"""Run configuration: one frozen object, built from defaults, the environment and flags."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEFAULT_MIN_QUOTE_CHARS = 8
+DEFAULT_TOLERANCE = 0.005
+DEFAULT_FETCH_TIMEOUT = 20.0
+DEFAULT_MAX_SOURCE_BYTES = 200 * 1024 * 1024
+DEFAULT_MAX_PDF_PAGES = 5000
+DEFAULT_SQL_TIMEOUT = 30.0
+DEFAULT_SQL_MEMORY = "2GB"
+
+
+@dataclass(frozen=True)
+class GateConfig:
+    """Everything that changes how a run checks. Defaults are the ``DEFAULT_*`` constants."""
+
+    fail_closed: bool = True
+    min_quote_chars: int = DEFAULT_MIN_QUOTE_CHARS
+    default_tolerance: float = DEFAULT_TOLERANCE
+    fetch_timeout: float = DEFAULT_FETCH_TIMEOUT
+    allow_private_urls: bool = False
+    cache_dir: Path | None = None
+    refresh: bool = False
+    max_source_bytes: int = DEFAULT_MAX_SOURCE_BYTES
+    max_pdf_pages: int = DEFAULT_MAX_PDF_PAGES
+    sql_timeout: float = DEFAULT_SQL_TIMEOUT
+    sql_memory_limit: str = DEFAULT_SQL_MEMORY
+    metrics_files: tuple[Path, ...] = field(default=())

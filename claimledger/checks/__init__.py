@@ -1,0 +1,1 @@
+"""Stage 3: independent checks. Each takes a claim and the run context and returns findings."""

@@ -1,0 +1,119 @@
+"""Numeric recompute: a claimed value against the value recomputed from data or read from a source.
+
+The claimed value is read as displayed ("11.7%" covers 11.65-11.75) and also
+accepted within the relative tolerance (default 0.5%). An unknown metric, a
+SQL error, NULL, NaN or infinity fails closed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from claimledger.checks.context import RunContext
+from claimledger.checks.quote import check_quote_text
+from claimledger.load.data import QueryError, to_number
+from claimledger.metrics import registered
+from claimledger.model.claim import NumberClaim
+from claimledger.model.finding import Finding, Reason, Status
+from claimledger.numbers import Value, find_numbers, format_number, parse_value
+
+CHECK = "numeric_recompute"
+
+
+def _fail(claim: NumberClaim, reason: Reason, message: str, **kw: Any) -> Finding:
+    status = Status.DISCREPANCY if reason in (Reason.NUMBER_MISMATCH, Reason.NUMBER_NOT_IN_QUOTE) else Status.ERROR
+    return Finding(claim.id, CHECK, status, reason, message, claimed=str(claim.value), **kw)
+
+
+def recompute(claim: NumberClaim, ctx: RunContext) -> float:
+    """The value the data gives for this claim. Raises :class:`QueryError`."""
+    if claim.sql is not None:
+        return ctx.data.scalar(claim.sql)
+    name = claim.metric or ""
+    if name in ctx.ledger.metrics:
+        return ctx.data.scalar(ctx.ledger.metrics[name])
+    fn = registered().get(name)
+    if fn is None:
+        known = sorted(set(ctx.ledger.metrics) | set(registered()))
+        listing = ", ".join(known) if known else "none"
+        raise QueryError(
+            "metric_unknown",
+            f"metric {name!r} is not registered (known: {listing}); declare it under `metrics:` "
+            "or load it with --metrics FILE.py",
+        )
+    try:
+        result = fn(ctx.data)
+    except QueryError:
+        raise
+    except Exception as exc:  # user code must not crash the gate
+        raise QueryError("metric_error", f"metric {name!r} raised {type(exc).__name__}: {exc}") from None
+    return to_number(result)
+
+
+def _compare_message(claimed: Value, expected: float, tol: float) -> str:
+    diff = abs(expected - claimed.value)
+    rel = diff / (abs(expected) or 1.0)
+    precision = f", display precision ±{format_number(claimed.half_unit)}" if claimed.half_unit else ""
+    return (
+        f"claimed {claimed.text} but recomputed {format_number(expected)} "
+        f"(off by {rel:.2%}; tolerance {tol:.2%}{precision})"
+    )
+
+
+def check_number(claim: NumberClaim, ctx: RunContext) -> Finding:
+    """Recompute one number claim. Never raises."""
+    claimed = parse_value(claim.value)
+    if claimed is None:
+        return _fail(
+            claim, Reason.VALUE_UNPARSEABLE,
+            f"claimed value {claim.value!r} is not a number this tool can read",
+        )  # fmt: skip
+    tol = claim.tolerance if claim.tolerance is not None else ctx.config.default_tolerance
+    if claim.source is not None and claim.quote is not None:
+        return _check_from_source(claim, claimed, tol, ctx)
+    try:
+        raw = recompute(claim, ctx)
+    except QueryError as exc:
+        return _fail(claim, Reason(exc.reason), str(exc))
+    expected = raw * claim.scale if claim.scale is not None else raw
+    if claimed.covers(expected, tol):
+        return Finding(
+            claim.id, CHECK, Status.VERIFIED, Reason.NUMBER_MATCH,
+            f"recomputed {format_number(expected)}, matches {claimed.text}",
+            expected=expected, claimed=str(claim.value),
+        )  # fmt: skip
+    message = _compare_message(claimed, expected, tol)
+    if claim.scale is None and claimed.unit == "%" and claimed.covers(expected * 100, tol):
+        message += "; the recomputed value x100 matches: add `scale: 100` if the query returns a ratio"
+    return _fail(claim, Reason.NUMBER_MISMATCH, message, expected=expected)
+
+
+def _check_from_source(claim: NumberClaim, claimed: Value, tol: float, ctx: RunContext) -> Finding:
+    assert claim.source is not None and claim.quote is not None
+    quote_finding = check_quote_text(claim.id, claim.source, claim.quote, ctx, check=CHECK)
+    if quote_finding.status is not Status.VERIFIED:
+        return Finding(
+            claim.id, CHECK, quote_finding.status, quote_finding.reason,
+            f"the passage backing the number is not verified: {quote_finding.message}",
+            evidence=quote_finding.evidence, nearest=quote_finding.nearest, diff=quote_finding.diff,
+            claimed=str(claim.value), extra=quote_finding.extra,
+        )  # fmt: skip
+    evidence = quote_finding.evidence
+    mentions = find_numbers(evidence.text if evidence else claim.quote)
+    for m in mentions:
+        if claimed.unit and m.value.unit and claimed.unit != m.value.unit:
+            continue
+        if m.value.covers(claimed.value, tol) or claimed.covers(m.value.value, tol):
+            return Finding(
+                claim.id, CHECK, Status.VERIFIED, Reason.NUMBER_MATCH,
+                f"{claim.source} prints {m.text!r}, which matches {claimed.text}",
+                evidence=evidence,
+                expected=m.value.value, claimed=str(claim.value),
+            )  # fmt: skip
+    printed = ", ".join(repr(m.text) for m in mentions) or "no figure"
+    return _fail(
+        claim, Reason.NUMBER_NOT_IN_QUOTE,
+        f"the passage is in {claim.source} but prints {printed}, not {claimed.text}",
+        evidence=evidence, expected=mentions[0].value.value if len(mentions) == 1 else None,
+    )  # fmt: skip
+

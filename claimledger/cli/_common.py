@@ -1,0 +1,119 @@
+"""Options and helpers shared by the subcommands.
+
+Exit codes: 0 PASS, 1 FAIL, 2 usage or input error, 3 PARTIAL (or FAIL under
+``--no-fail-closed``), 4 NO_CLAIMS.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from claimledger._config import (
+    DEFAULT_FETCH_TIMEOUT,
+    DEFAULT_MAX_PDF_PAGES,
+    DEFAULT_MAX_SOURCE_BYTES,
+    DEFAULT_MIN_QUOTE_CHARS,
+    DEFAULT_TOLERANCE,
+    GateConfig,
+)
+from claimledger._exceptions import InputError
+from claimledger._version import __version__
+from claimledger.load.fetch import atomic_write
+from claimledger.model.report import EXIT_USAGE, Report
+from claimledger.output.json import render_json
+from claimledger.output.markdown import render_markdown
+
+FORMATS = ("markdown", "json")
+
+
+class _Progress:
+    """Progress on stderr for runs that take more than a moment; silent when not a terminal."""
+
+    def __init__(self, quiet: bool) -> None:
+        self.enabled = not quiet and sys.stderr.isatty()
+        self.started = time.monotonic()
+        self.shown = False
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        if not self.enabled or time.monotonic() - self.started < 0.5:
+            return
+        self.shown = True
+        click.echo(f"\r{stage}: {done}/{total}", err=True, nl=False)
+
+    def close(self) -> None:
+        if self.shown:
+            click.echo("", err=True)
+
+
+def _fail_input(message: str) -> None:
+    click.echo(f"claimledger: error: {message}", err=True)
+    sys.exit(EXIT_USAGE)
+
+
+def _emit(text: str, output: Path | None) -> None:
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        atomic_write(output, text.encode("utf-8"))
+
+
+def render(report: Report, fmt: str) -> str:
+    if fmt == "json":
+        return render_json(report)
+    return render_markdown(report)
+
+
+def common_check_options(fn: Any) -> Any:
+    options = [
+        click.option("--ledger", "-l", type=click.Path(path_type=Path), required=True,
+                     help="Ledger file (YAML or JSON). Paths inside it are relative to it."),
+        click.option("--format", "-f", "fmt", type=click.Choice(FORMATS), default="markdown",
+                     show_default=True, help="Report format."),
+        click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False),
+                     help="Write the report to this file (atomically) instead of stdout."),
+        click.option("--no-fail-closed", is_flag=True,
+                     help="Report HIGH findings as warnings (still listed as HIGH); do not exit 1."),
+        click.option("--metrics", "metrics_files", type=click.Path(path_type=Path, dir_okay=False),
+                     multiple=True, help="Python file registering metrics with @metric (repeatable)."),
+        click.option("--min-quote-chars", type=click.IntRange(1), default=DEFAULT_MIN_QUOTE_CHARS,
+                     show_default=True, help="Shorter quotes (after normalization) are not verified."),
+        click.option("--tolerance", type=click.FloatRange(0), default=DEFAULT_TOLERANCE, show_default=True,
+                     help="Default relative tolerance for numbers."),
+        click.option("--timeout", type=click.FloatRange(0.1), default=DEFAULT_FETCH_TIMEOUT,
+                     show_default=True, help="Seconds to wait for a URL source."),
+        click.option("--allow-private-urls", is_flag=True,
+                     help="Allow URL sources on loopback, private or link-local addresses."),
+        click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False),
+                     help="Cache for fetched URLs [default: $CLAIMLEDGER_CACHE_DIR or ~/.cache/claimledger]."),
+        click.option("--refresh", is_flag=True, help="Fetch URL sources again instead of using the cache."),
+        click.option("--max-source-bytes", type=click.IntRange(1), default=DEFAULT_MAX_SOURCE_BYTES,
+                     show_default=True, help="Larger sources are not read (HIGH finding)."),
+        click.option("--max-pdf-pages", type=click.IntRange(1), default=DEFAULT_MAX_PDF_PAGES,
+                     show_default=True, help="PDFs with more pages are not read (HIGH finding)."),
+        click.option("--quiet", "-q", is_flag=True, help="No progress output on stderr."),
+    ]  # fmt: skip
+    for option in reversed(options):
+        fn = option(fn)
+    return fn
+
+
+def config_from(kw: dict[str, Any]) -> GateConfig:
+    return GateConfig(
+        fail_closed=not kw["no_fail_closed"],
+        min_quote_chars=kw["min_quote_chars"],
+        default_tolerance=kw["tolerance"],
+        fetch_timeout=kw["timeout"],
+        allow_private_urls=kw["allow_private_urls"],
+        cache_dir=kw["cache_dir"],
+        refresh=kw["refresh"],
+        max_source_bytes=kw["max_source_bytes"],
+        max_pdf_pages=kw["max_pdf_pages"],
+        metrics_files=tuple(kw["metrics_files"]),
+    )
+
+

@@ -1,0 +1,115 @@
+"""Load a source by id: local file or URL -> :class:`Source` with its SHA-256.
+
+Media type comes from the extension, then the HTTP content type, then a sniff
+of the bytes. Every failure is a :class:`SourceError` with a reason code; the
+checks turn it into a finding.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from claimledger._config import GateConfig
+from claimledger._exceptions import SourceError
+from claimledger.load.fetch import UrlCache, default_cache_dir, fetch_url
+from claimledger.load.html import html_to_text
+from claimledger.load.pdf import pdf_to_text
+from claimledger.load.text import decode_text, markdown_to_text
+from claimledger.model.source import Source
+
+_EXT_TYPES = {
+    ".pdf": "application/pdf",
+    ".html": "text/html",
+    ".htm": "text/html",
+    ".xhtml": "text/html",
+    ".md": "text/markdown",
+    ".markdown": "text/markdown",
+    ".qmd": "text/markdown",
+    ".txt": "text/plain",
+    ".text": "text/plain",
+}
+
+
+def is_url(origin: str) -> bool:
+    return origin.lower().startswith(("http://", "https://"))
+
+
+def resolve_origin(origin: str, base_dir: Path) -> str:
+    """A URL as is; a local path made absolute relative to the ledger's folder."""
+    if is_url(origin):
+        return origin
+    path = Path(origin).expanduser()
+    return str(path if path.is_absolute() else (base_dir / path))
+
+
+def sniff_media_type(origin: str, data: bytes, content_type: str = "") -> str:
+    suffix = Path(origin.split("?", 1)[0]).suffix.lower()
+    if suffix in _EXT_TYPES:
+        return _EXT_TYPES[suffix]
+    if content_type.startswith(("application/pdf", "text/html", "application/xhtml", "text/markdown")):
+        return "text/html" if "html" in content_type else content_type
+    head = data[:1024].lstrip().lower()
+    if head.startswith(b"%pdf"):
+        return "application/pdf"
+    if head.startswith((b"<!doctype html", b"<html")) or b"<body" in head:
+        return "text/html"
+    return "text/plain"
+
+
+def read_bytes(origin: str, config: GateConfig) -> tuple[bytes, str]:
+    """Raw bytes and content type of a local file or URL."""
+    if is_url(origin):
+        cache = UrlCache(config.cache_dir or default_cache_dir())
+        fetched = fetch_url(
+            origin,
+            cache=cache,
+            timeout=config.fetch_timeout,
+            allow_private=config.allow_private_urls,
+            max_bytes=config.max_source_bytes,
+            refresh=config.refresh,
+        )
+        return fetched.data, fetched.content_type
+    path = Path(origin)
+    if not path.exists():
+        raise SourceError("source_file_missing", f"declared source file {origin} does not exist")
+    if not path.is_file():
+        raise SourceError("source_unreadable", f"{origin} is not a regular file")
+    size = path.stat().st_size
+    if size > config.max_source_bytes:
+        raise SourceError(
+            "source_too_large",
+            f"{origin} is {size:,} bytes, over the limit of {config.max_source_bytes:,} (--max-source-bytes)",
+        )
+    try:
+        return path.read_bytes(), ""
+    except OSError as exc:
+        raise SourceError("source_unreadable", f"cannot read {origin}: {exc.strerror}") from None
+
+
+def load_source(source_id: str, origin: str, config: GateConfig) -> Source:
+    """Load one source. ``origin`` is an absolute path or a URL."""
+    data, content_type = read_bytes(origin, config)
+    sha = hashlib.sha256(data).hexdigest()
+    media_type = sniff_media_type(origin, data, content_type)
+    page_starts: tuple[int, ...] = ()
+    hidden = ""
+    if media_type == "application/pdf":
+        text, page_starts = pdf_to_text(data, max_pages=config.max_pdf_pages)
+    elif media_type == "text/html":
+        text, hidden = html_to_text(decode_text(data))
+    elif media_type == "text/markdown":
+        text = markdown_to_text(decode_text(data))
+    else:
+        text = decode_text(data)
+    if not text.strip():
+        raise SourceError("source_no_text", f"source {source_id} has no readable text")
+    return Source(
+        id=source_id,
+        origin=origin,
+        media_type=media_type,
+        text=text,
+        sha256=sha,
+        page_starts=page_starts,
+        hidden_text=hidden,
+    )

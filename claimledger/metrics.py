@@ -1,0 +1,66 @@
+"""The metric registry: named ways to recompute a number.
+
+A metric is either SQL (declared in the ledger under ``metrics:``) or a Python
+function registered with :func:`metric`, loaded from a file given on the
+command line (``--metrics FILE.py``), never from the ledger::
+
+    from claimledger import metric
+
+    @metric("clicks.total")
+    def clicks_total(data):
+        return data.scalar("SELECT sum(clicks) FROM daily")
+
+The function receives the run's :class:`~claimledger.load.data.DataStore`.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from claimledger._exceptions import InputError
+
+MetricFn = Callable[[Any], Any]
+
+_REGISTRY: dict[str, MetricFn] = {}
+
+
+def metric(name: str) -> Callable[[MetricFn], MetricFn]:
+    """Register the decorated function as the metric ``name``."""
+
+    def register(fn: MetricFn) -> MetricFn:
+        _REGISTRY[name] = fn
+        return fn
+
+    return register
+
+
+def registered() -> dict[str, MetricFn]:
+    """A copy of the Python metrics registered so far."""
+    return dict(_REGISTRY)
+
+
+def unregister(name: str) -> None:
+    _REGISTRY.pop(name, None)
+
+
+def load_metrics_file(path: str | Path) -> list[str]:
+    """Import a Python file that registers metrics; return the names it added."""
+    p = Path(path)
+    if not p.is_file():
+        raise InputError(f"{path}: metrics file not found")
+    before = set(_REGISTRY)
+    module_name = f"claimledger_user_metrics_{abs(hash(str(p.resolve())))}"
+    spec = importlib.util.spec_from_file_location(module_name, p)
+    if spec is None or spec.loader is None:
+        raise InputError(f"{path}: cannot be imported as Python")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:  # user code: report, never crash
+        raise InputError(f"{path}: error while importing metrics: {type(exc).__name__}: {exc}") from None
+    return sorted(set(_REGISTRY) - before)

@@ -1,0 +1,114 @@
+"""Ledger entries (claims) and the ledger itself.
+
+These pydantic models are the single definition of the ledger format: the
+loader validates against them and ``schemas/ledger.schema.json`` is generated
+from them (a test keeps the two in step).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+
+DEFAULT_TOLERANCE = 0.005
+
+
+class Location(BaseModel):
+    """Where a claim sits in the draft (1-based line and column)."""
+
+    model_config = ConfigDict(extra="forbid")
+    file: str | None = None
+    line: int = Field(ge=1)
+    column: int = Field(default=1, ge=1)
+
+
+class _ClaimBase(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(min_length=1, description="Unique claim id, e.g. C1 or N3.")
+    statement: str | None = Field(
+        default=None, description="The draft's sentence that makes the claim (optional)."
+    )
+    author_alternative: str | None = Field(
+        default=None,
+        description="A concrete, named reason for a known numeric difference (optional).",
+    )
+    location: Location | None = Field(default=None, description="Where the claim sits in the draft.")
+
+    _line: int | None = PrivateAttr(default=None)
+
+    @property
+    def ledger_line(self) -> int | None:
+        """Line of this claim in the ledger file, when known."""
+        return self._line
+
+
+class QuoteClaim(_ClaimBase):
+    """A literal quotation that must appear in the cited source."""
+
+    kind: Literal["quote"]
+    source: str = Field(min_length=1, description="Id of the cited source in `sources`.")
+    quote: str = Field(min_length=1, description="The quoted text, as the draft gives it.")
+
+
+class NumberClaim(_ClaimBase):
+    """A figure recomputed from data (``sql`` or ``metric``) or read from a source passage."""
+
+    kind: Literal["number"]
+    value: float | int | str = Field(
+        description='The claimed value: a number, or the string as displayed ("11.7%", "1.2万").'
+    )
+    sql: str | None = Field(default=None, description="DuckDB SQL over the datasets, one value.")
+    metric: str | None = Field(default=None, description="Name of a registered metric.")
+    source: str | None = Field(default=None, description="Source id whose passage prints the figure.")
+    quote: str | None = Field(default=None, description="The passage that prints the figure.")
+    tolerance: float | None = Field(
+        default=None, ge=0, description="Relative tolerance (default 0.005 = 0.5%)."
+    )
+    scale: float | None = Field(
+        default=None,
+        description="Multiply the recomputed value by this before comparing (e.g. 100 for a ratio shown as %).",
+    )
+
+    @model_validator(mode="after")
+    def _one_backing(self) -> NumberClaim:
+        backings = [self.sql is not None, self.metric is not None, self.source is not None]
+        if sum(backings) != 1:
+            raise ValueError("a number claim needs exactly one of `sql`, `metric`, or `source` + `quote`")
+        if (self.source is None) != (self.quote is None):
+            raise ValueError("`source` and `quote` go together on a number claim")
+        return self
+
+
+Claim = Annotated[Union[QuoteClaim, NumberClaim], Field(discriminator="kind")]
+
+
+class Ledger(BaseModel):
+    """The ledger file: declared sources, datasets, SQL metrics and claims."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    version: Literal[1] = Field(description="Ledger format version; always 1.")
+    sources: dict[str, str] = Field(
+        default_factory=dict, description="Source id -> local path (txt, md, html, pdf) or http(s) URL."
+    )
+    datasets: dict[str, str] = Field(
+        default_factory=dict, description="Dataset name -> CSV, Parquet or JSON file."
+    )
+    metrics: dict[str, str] = Field(
+        default_factory=dict, description="Metric name -> DuckDB SQL returning one value."
+    )
+    claims: list[Claim] = Field(default_factory=list)
+
+    _path: str | None = PrivateAttr(default=None)
+    _sha256: str | None = PrivateAttr(default=None)
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> Ledger:
+        seen: set[str] = set()
+        for claim in self.claims:
+            if claim.id in seen:
+                raise ValueError(f"duplicate claim id {claim.id!r}")
+            seen.add(claim.id)
+        return self

@@ -1,0 +1,105 @@
+"""Findings: what a check concluded about one claim, with its evidence."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from enum import Enum
+from typing import Any
+
+
+class Status(str, Enum):
+    VERIFIED = "verified"
+    DISCREPANCY = "discrepancy"
+    UNVERIFIABLE = "unverifiable"
+    EXPLAINED = "explained"
+    ERROR = "error"
+
+
+class Tier(str, Enum):
+    HIGH = "HIGH"
+    MED = "MED"
+    LOW = "LOW"
+    EXPLAINED = "EXPLAINED"
+
+
+class Reason(str, Enum):
+    """Reason codes. Every code has a default tier in ``claimledger.reconcile.REASON_TIER``."""
+
+    # verified
+    QUOTE_FOUND = "quote_found"
+    NUMBER_MATCH = "number_match"
+    # quotes
+    QUOTE_ABSENT = "quote_absent"
+    QUOTE_NEAR_MISS = "quote_near_miss"
+    QUOTE_MISATTRIBUTED = "quote_misattributed"
+    QUOTE_TOO_SHORT = "quote_too_short"
+    QUOTE_ONLY_IN_HIDDEN_TEXT = "quote_only_in_hidden_text"
+    # sources
+    SOURCE_UNDECLARED = "source_undeclared"
+    SOURCE_FILE_MISSING = "source_file_missing"
+    SOURCE_UNREADABLE = "source_unreadable"
+    SOURCE_NO_TEXT = "source_no_text"
+    SOURCE_TOO_LARGE = "source_too_large"
+    SOURCE_NOT_FOUND = "source_not_found"
+    SOURCE_TIMEOUT = "source_timeout"
+    SOURCE_SERVER_ERROR = "source_server_error"
+    SOURCE_NETWORK_ERROR = "source_network_error"
+    SOURCE_FORBIDDEN = "source_forbidden"
+    SOURCE_URL_REFUSED = "source_url_refused"
+    SOURCE_BAD_CONTENT_TYPE = "source_bad_content_type"
+    # numbers
+    NUMBER_MISMATCH = "number_mismatch"
+    NUMBER_NOT_IN_QUOTE = "number_not_in_quote"
+    VALUE_UNPARSEABLE = "value_unparseable"
+    METRIC_UNKNOWN = "metric_unknown"
+    METRIC_ERROR = "metric_error"
+    RESULT_NULL = "result_null"
+    RESULT_NON_FINITE = "result_non_finite"
+    RESULT_NOT_SCALAR = "result_not_scalar"
+    DATASET_UNDECLARED = "dataset_undeclared"
+    DATASET_FILE_MISSING = "dataset_file_missing"
+    DATASET_UNREADABLE = "dataset_unreadable"
+    # infrastructure
+    CHECK_CRASHED = "check_crashed"
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """A place in a source: the exact original text and where it sits."""
+
+    source: str
+    start: int
+    end: int
+    text: str
+    page: int | None = None
+
+
+@dataclass(frozen=True)
+class Finding:
+    """The conclusion of one check about one claim."""
+
+    claim_id: str
+    check: str
+    status: Status
+    reason: Reason
+    message: str
+    tier: Tier | None = None
+    evidence: Evidence | None = None
+    nearest: Evidence | None = None
+    diff: str | None = None
+    expected: float | None = None
+    claimed: str | None = None
+    author_alternative: str | None = None
+    location: dict[str, Any] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def verified(self) -> bool:
+        return self.status is Status.VERIFIED
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["status"] = self.status.value
+        out["reason"] = self.reason.value
+        out["tier"] = self.tier.value if self.tier else None
+        return out

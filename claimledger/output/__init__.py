@@ -1,0 +1,1 @@
+"""Stage 5: render a :class:`~claimledger.model.report.Report`."""
