@@ -173,9 +173,19 @@ class _Builder:
         return Normalized("".join(self.parts), self.original, self.ns, self.os, self.oe, self.lin)
 
 
+_INVISIBLE_SET = frozenset(INVISIBLE)
+
+
 def _space_dropped(text: str, start: int, end: int) -> bool:
-    before = text[start - 1] if start > 0 else ""
-    after = text[end] if end < len(text) else ""
+    """A whitespace run vanishes when the visible character on either side is CJK."""
+    i = start - 1
+    while i >= 0 and text[i] in _INVISIBLE_SET:
+        i -= 1
+    j = end
+    while j < len(text) and text[j] in _INVISIBLE_SET:
+        j += 1
+    before = text[i] if i >= 0 else ""
+    after = text[j] if j < len(text) else ""
     return bool((before and is_cjk(before)) or (after and is_cjk(after)))
 
 

@@ -140,7 +140,7 @@ def _body_value(body: str) -> tuple[float, float]:
 
 def parse_kanji(text: str) -> int | None:
     """Japanese numerals: ``三十`` -> 30, ``二千五百`` -> 2500, ``一億二千万`` -> 120000000."""
-    if not text or not _KANJI_NUM_RE.match(text):
+    if not text or not _KANJI_NUM_RE.match(text) or text[0] in "万億兆":
         return None
     total = 0
     section = 0

@@ -75,8 +75,28 @@ def nearest_passage(nq: str, ix: IndexedSource) -> tuple[Evidence, float, str] |
             best = (al.score, offset + al.dest_start, offset + al.dest_end)
     if best is None or best[2] <= best[1]:
         return None
-    score, start, end = best
+    score, start, end = _refine(nq, text, best[1], best[2])
     return _evidence(ix, ix.primary, start, end), score, text[start:end]
+
+
+def _refine(nq: str, text: str, start: int, end: int) -> tuple[float, int, int]:
+    """Move the passage's edges a few characters to fit the quote best (insertions shift windows)."""
+    from rapidfuzz import fuzz
+
+    k = max(1, min(8, len(nq) // 4))
+    best = (fuzz.ratio(nq, text[start:end]), start, end)
+    for ds in range(-k, k + 1):
+        s = start + ds
+        if s < 0:
+            continue
+        for de in range(-k, k + 1):
+            e = end + de
+            if e <= s or e > len(text):
+                continue
+            score = fuzz.ratio(nq, text[s:e])
+            if score > best[0]:
+                best = (score, s, e)
+    return best
 
 
 def check_quote_text(

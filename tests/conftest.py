@@ -1,0 +1,31 @@
+"""Shared fixtures. No test touches the network or the user's cache."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).parent / "fixtures"
+ROOT = Path(__file__).parent.parent
+
+
+@pytest.fixture(autouse=True)
+def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    for var in ("CLAIMLEDGER_CACHE_DIR", "XDG_CACHE_HOME", "NO_COLOR", "ANTHROPIC_API_KEY", "OPENAI_API_KEY"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("CLAIMLEDGER_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+
+
+@pytest.fixture
+def write_ledger(tmp_path: Path) -> Callable[[str], Path]:
+    """Write a YAML ledger (dedented) into tmp_path and return its path."""
+
+    def write(text: str, name: str = "ledger.yaml") -> Path:
+        path = tmp_path / name
+        path.write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
+        return path
+
+    return write

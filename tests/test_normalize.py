@@ -1,0 +1,125 @@
+"""Normalization folds typography, never content, and maps offsets back."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from claimledger.normalize import normalize, normalize_quote
+
+
+def contains(source: str, quote: str) -> bool:
+    nq = normalize_quote(quote)
+    return nq in normalize(source).text or nq in normalize(source, keep_break_hyphens=True).text
+
+
+@pytest.mark.parametrize(
+    ("source", "quote"),
+    [
+        ("Adding an   independent\nverification step", "adding an independent verification step"),
+        ("independent verifi-\ncation step", "independent verification step"),
+        ("independent verifi\ufffecation step", "independent verification step"),
+        ("independent veri\u00adfication step", "independent verification step"),
+        ("were well\ufffeknown to all", "were well-known to all"),
+        ("The \ufb01nal results", "the final results"),
+        ("\u201cresults\u201d were clear", '"results" were clear'),
+        ("it\u2019s the data", "it's the data"),
+        ("errors fell 2\u20133 weeks", "errors fell 2-3 weeks"),
+        ("a change of \u22125% overall", "a change of -5% overall"),
+        ("ＡＢＣ社の売上は３０％増えた", "ABC社の売上は30%増えた"),
+        ("言葉を扱う生成\nAIの利用は約4倍", "言葉を扱う生成AIの利用は約4倍"),
+        ("言葉を 扱う 生成AI", "言葉を扱う生成AI"),
+        ("全角\u3000スペース", "全角スペース"),
+        ("zero\u200bwidth joiner text", "zerowidth joiner text"),
+        ("caf\u0065\u0301 au lait", "caf\u00e9 au lait"),
+    ],
+)
+def test_typography_is_folded(source: str, quote: str) -> None:
+    assert contains(source, quote)
+
+
+@pytest.mark.parametrize(
+    ("source", "quote"),
+    [
+        ("it went nowhere at all", "it went now here at all"),
+        ("it went now here at all", "it went nowhere at all"),
+        ("a dose of 2-3 mg daily", "a dose of 23 mg daily"),
+        ("the index moved -5% today", "the index moved 5% today"),
+        ("a surface of 10\u00b2 metres", "a surface of 102 metres"),
+        ("step \u2460 then step \u2461", "step 1 then step 2"),
+        ("the p\u0430yment was late", "the payment was late"),  # Cyrillic а never folded
+        ("errors fell by 37 percent", "errors fell by 73 percent"),
+        ("前年の約4倍に増えた", "前年の4倍に増えた"),
+        ("数字は３０％である", "数字は３％である"),
+    ],
+)
+def test_content_is_never_folded(source: str, quote: str) -> None:
+    assert not contains(source, quote)
+
+
+def test_offsets_map_back_to_the_exact_original() -> None:
+    original = "In our trial, adding an independent verifi\ufffecation step\r\nreduced errors by 37 percent."
+    n = normalize(original)
+    q = normalize_quote("verification step reduced errors")
+    pos = n.text.find(q)
+    start, end = n.to_original(pos, pos + len(q))
+    assert original[start:end] == "verifi\ufffecation step\r\nreduced errors"
+
+
+def test_offsets_japanese_full_width() -> None:
+    original = "回答企業は１．２万社で、そのうち３０％が導入済み。"
+    n = normalize(original)
+    q = normalize_quote("30%が導入済み")
+    pos = n.text.find(q)
+    start, end = n.to_original(pos, pos + len(q))
+    assert original[start:end] == "３０％が導入済み"
+
+
+def test_ligature_maps_to_its_single_original_character() -> None:
+    original = "the \ufb01nal word"
+    n = normalize(original)
+    pos = n.text.find("final")
+    start, end = n.to_original(pos, pos + len("final"))
+    assert original[start:end] == "\ufb01nal"
+
+
+_text = st.text(
+    alphabet=st.sampled_from(
+        list("abc XYZ-\n\t.,0123\u00ad\ufffe\u200b\u3000日本語のテスト「」ＡＢ３％\ufb01\u2014\u201c\u201d\u0301²")
+    ),
+    max_size=60,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_text)
+def test_offset_map_is_monotone_and_in_bounds(text: str) -> None:
+    n = normalize(text)
+    prev = 0
+    for i in range(len(n.text)):
+        start, end = n.to_original(i, i + 1)
+        assert 0 <= start < end <= len(text)
+        assert start >= prev
+        prev = start
+
+
+@settings(max_examples=300, deadline=None)
+@given(_text)
+def test_normalization_is_idempotent(text: str) -> None:
+    once = normalize(text).text
+    assert normalize(once).text == once
+
+
+@settings(max_examples=200, deadline=None)
+@given(_text, st.data())
+def test_every_substring_of_the_normalized_text_is_found(text: str, data: st.DataObject) -> None:
+    n = normalize(text)
+    if not n.text:
+        return
+    i = data.draw(st.integers(0, len(n.text) - 1))
+    j = data.draw(st.integers(i + 1, len(n.text)))
+    start, end = n.to_original(i, j)
+    # the original span, normalized on its own, is found in the normalized text
+    piece = normalize(text[start:end]).text.strip()
+    assert piece in n.text
