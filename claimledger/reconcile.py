@@ -52,10 +52,32 @@ REASON_TIER: dict[Reason, Tier | None] = {
     Reason.DATASET_FILE_MISSING: Tier.HIGH,
     Reason.DATASET_UNREADABLE: Tier.HIGH,
     Reason.CHECK_CRASHED: Tier.HIGH,
+    Reason.OVERCLAIM_NUMBER_CHANGED: Tier.HIGH,
+    Reason.OVERCLAIM_HEDGE_DROPPED: Tier.HIGH,
+    Reason.OVERCLAIM_MODALITY: Tier.HIGH,
+    Reason.OVERCLAIM_QUANTIFIER: Tier.HIGH,
+    Reason.OVERCLAIM_NEGATION: Tier.HIGH,
+    Reason.OVERCLAIM_SCOPE: Tier.HIGH,
+    Reason.OVERCLAIM_QUOTE_OMITS_HEDGE: Tier.HIGH,
+    Reason.NEGATIVE_CLAIM_UNSUPPORTED: Tier.HIGH,
+    Reason.NEGATIVE_CLAIM_SEARCHED: Tier.LOW,
 }
 
 # Only these discrepancies can be explained by an author_alternative.
-EXPLAINABLE: frozenset[Reason] = frozenset({Reason.NUMBER_MISMATCH, Reason.NUMBER_NOT_IN_QUOTE})
+EXPLAINABLE: frozenset[Reason] = frozenset(
+    {
+        Reason.NUMBER_MISMATCH,
+        Reason.NUMBER_NOT_IN_QUOTE,
+        # overclaims: a concrete alternative (another edition, a named wider source) can explain them
+        Reason.OVERCLAIM_NUMBER_CHANGED,
+        Reason.OVERCLAIM_HEDGE_DROPPED,
+        Reason.OVERCLAIM_MODALITY,
+        Reason.OVERCLAIM_QUANTIFIER,
+        Reason.OVERCLAIM_NEGATION,
+        Reason.OVERCLAIM_SCOPE,
+        Reason.OVERCLAIM_QUOTE_OMITS_HEDGE,
+    }
+)
 
 _VAGUE = re.compile(
     r"^\s*(n/?a|none|tbd|todo|tbc|unknown|various|misc|other|see (above|below|notes?)|"

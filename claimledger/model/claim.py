@@ -7,6 +7,7 @@ from them (a test keeps the two in step).
 
 from __future__ import annotations
 
+import datetime
 from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
@@ -81,7 +82,45 @@ class NumberClaim(_ClaimBase):
         return self
 
 
-Claim = Annotated[Union[QuoteClaim, NumberClaim], Field(discriminator="kind")]
+class SearchRecord(BaseModel):
+    """The literature search behind a negative claim: what was searched, where, when, and what came back."""
+
+    model_config = ConfigDict(extra="forbid")
+    queries: list[str] = Field(min_length=1, description="The search queries, as typed.")
+    databases: list[str] = Field(
+        min_length=1, description="Where they were run (Google Scholar, CiNii, arXiv, ...)."
+    )
+    date: datetime.date = Field(description="When the search was run (ISO date).")
+    hits: dict[str, int] = Field(
+        default_factory=dict,
+        description="Hit counts per database (or per 'database: query'), as returned by the search.",
+    )
+    notes: str | None = Field(default=None, description="How the hits were screened (optional).")
+
+    @model_validator(mode="after")
+    def _sane(self) -> SearchRecord:
+        if any(not q.strip() for q in self.queries) or any(not d.strip() for d in self.databases):
+            raise ValueError("search queries and databases must not be blank")
+        if any(n < 0 for n in self.hits.values()):
+            raise ValueError("hit counts must not be negative")
+        return self
+
+
+class NegativeClaim(_ClaimBase):
+    """A negative literature claim ("no prior work studies X", 「先行研究は存在しない」).
+
+    Never verified: with a recorded ``search`` it is reported as "no
+    counter-evidence found in <coverage>"; without one it is HIGH.
+    """
+
+    kind: Literal["negative"]
+    statement: str = Field(min_length=1, description="The draft's negative claim, as written.")
+    search: SearchRecord | None = Field(
+        default=None, description="The recorded literature search behind the claim (optional)."
+    )
+
+
+Claim = Annotated[Union[QuoteClaim, NumberClaim, NegativeClaim], Field(discriminator="kind")]
 
 
 class Ledger(BaseModel):

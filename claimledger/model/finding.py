@@ -61,6 +61,17 @@ class Reason(str, Enum):
     DATASET_UNREADABLE = "dataset_unreadable"
     # infrastructure
     CHECK_CRASHED = "check_crashed"
+    # overclaim rules (statement says more than its quote or source)
+    OVERCLAIM_NUMBER_CHANGED = "overclaim_number_changed"
+    OVERCLAIM_HEDGE_DROPPED = "overclaim_hedge_dropped"
+    OVERCLAIM_MODALITY = "overclaim_modality"
+    OVERCLAIM_QUANTIFIER = "overclaim_quantifier"
+    OVERCLAIM_NEGATION = "overclaim_negation"
+    OVERCLAIM_SCOPE = "overclaim_scope"
+    OVERCLAIM_QUOTE_OMITS_HEDGE = "overclaim_quote_omits_hedge"
+    # negative literature claims ("no prior work studies X")
+    NEGATIVE_CLAIM_UNSUPPORTED = "negative_claim_unsupported"
+    NEGATIVE_CLAIM_SEARCHED = "negative_claim_searched"
 
 
 @dataclass(frozen=True)
