@@ -101,9 +101,9 @@ class Normalized:
 
     text: str
     original: str
-    norm_start: array
-    orig_start: array
-    orig_end: array
+    norm_start: array[int]
+    orig_start: array[int]
+    orig_end: array[int]
     linear: bytearray
 
     def to_original(self, start: int, end: int) -> tuple[int, int]:
@@ -115,10 +115,7 @@ class Normalized:
         i = bisect.bisect_right(self.norm_start, start) - 1
         j = bisect.bisect_right(self.norm_start, end - 1) - 1
         ostart = self._pos(i, start)
-        if self.linear[j]:
-            oend = self.orig_start[j] + (end - 1 - self.norm_start[j]) + 1
-        else:
-            oend = self.orig_end[j]
+        oend = self.orig_start[j] + (end - self.norm_start[j]) if self.linear[j] else self.orig_end[j]
         return ostart, oend
 
     def _pos(self, i: int, n: int) -> int:
@@ -133,17 +130,16 @@ class _Builder:
         self.parts: list[str] = []
         self.length = 0
         self.last = ""
-        self.ns = array("q")
-        self.os = array("q")
-        self.oe = array("q")
+        self.ns: array[int] = array("q")
+        self.os: array[int] = array("q")
+        self.oe: array[int] = array("q")
         self.lin = bytearray()
 
     def add(self, out: str, ostart: int, oend: int, linear: bool) -> None:
         if not out:
             return
-        if out == " ":
-            if self.last == " " or self.length == 0:
-                return
+        if out == " " and (self.last == " " or self.length == 0):
+            return
         if (
             linear
             and self.lin

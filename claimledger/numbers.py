@@ -147,10 +147,8 @@ def parse_kanji(text: str) -> int | None:
     digit: int | None = None
     for ch in text:
         if ch in KANJI_DIGITS:
-            if digit is not None:  # positional digits: 二〇二四
-                digit = digit * 10 + KANJI_DIGITS[ch]
-            else:
-                digit = KANJI_DIGITS[ch]
+            # positional digits (二〇二四) accumulate
+            digit = KANJI_DIGITS[ch] if digit is None else digit * 10 + KANJI_DIGITS[ch]
         elif ch in KANJI_SMALL:
             section += (digit if digit is not None else 1) * KANJI_SMALL[ch]
             digit = None
@@ -269,10 +267,8 @@ def find_numbers(text: str) -> list[Mention]:
     out: list[Mention] = []
     for m in _MENTION_RE.finditer(probe):
         start, end = m.span()
-        if start > 0 and (probe[start - 1].isalnum() and probe[start - 1].isascii()):
-            # part of a word such as "COVID19" or "v2": not a figure
-            if not m.group("cur"):
-                continue
+        if start > 0 and probe[start - 1].isalnum() and probe[start - 1].isascii() and not m.group("cur"):
+            continue  # part of a word such as "COVID19" or "v2": not a figure
         raw = text[start:end]
         value = parse_value(raw)
         if value is not None:

@@ -36,7 +36,7 @@ def serve(routes: dict[str, Route]) -> Iterator[Server]:
     seen_headers: list[dict[str, str]] = []
 
     class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 (http.server API)
+        def do_GET(self) -> None:
             hits[self.path] = hits.get(self.path, 0) + 1
             seen_headers.append({k.lower(): v for k, v in self.headers.items()})
             route = routes.get(self.path, Route(status=404, body=b"not found"))
@@ -53,7 +53,7 @@ def serve(routes: dict[str, Route]) -> Iterator[Server]:
             except (BrokenPipeError, ConnectionResetError):
                 pass
 
-        def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        def log_message(self, format: str, *args: object) -> None:
             return
 
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)

@@ -105,6 +105,6 @@ def test_find_numbers_in_mixed_text() -> None:
     assert found["12.5%"] == 12.5
     assert found["$1.2 million"] == 1.2e6
     assert found["2019"] == 2019
-    assert not any("19" == k for k in found)  # COVID19 is a name, not a figure
+    assert not any(k == "19" for k in found)  # COVID19 is a name, not a figure
     for m in find_numbers(text):
         assert text[m.start : m.end] == m.text

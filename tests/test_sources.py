@@ -86,7 +86,7 @@ def test_html_visible_and_hidden_text() -> None:
 
 
 def test_url_source_is_fetched_cached_and_hashed(tmp_path: Path) -> None:
-    body = "<html><body><p>Fetched page text, verbatim.</p></body></html>".encode()
+    body = b"<html><body><p>Fetched page text, verbatim.</p></body></html>"
     cfg = GateConfig(allow_private_urls=True, cache_dir=tmp_path / "cache", fetch_timeout=2.0)
     with serve({"/page.html": Route(body=body, content_type="text/html")}) as server:
         src = load_source("web", server.url("/page.html"), cfg)
@@ -128,9 +128,9 @@ def test_corrupted_cache_entry_is_not_trusted(tmp_path: Path) -> None:
 )
 def test_url_failures_have_reasons(route: Route, reason: str, tmp_path: Path) -> None:
     cfg = GateConfig(allow_private_urls=True, cache_dir=tmp_path, fetch_timeout=0.5)
-    with serve({"/loop": Route(status=302, headers={"Location": "/loop"}), "/x": route}) as server:
-        with pytest.raises(SourceError) as info:
-            load_source("web", server.url("/x"), cfg)
+    routes = {"/loop": Route(status=302, headers={"Location": "/loop"}), "/x": route}
+    with serve(routes) as server, pytest.raises(SourceError) as info:
+        load_source("web", server.url("/x"), cfg)
     assert info.value.reason == reason
 
 

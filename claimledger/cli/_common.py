@@ -21,8 +21,6 @@ from claimledger._config import (
     DEFAULT_TOLERANCE,
     GateConfig,
 )
-from claimledger._exceptions import InputError
-from claimledger._version import __version__
 from claimledger.load.fetch import atomic_write
 from claimledger.model.report import EXIT_USAGE, Report
 from claimledger.output.json import render_json

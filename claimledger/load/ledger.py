@@ -31,23 +31,23 @@ def _positions(node: yaml.Node, path: Path_, out: dict[Path_, int], depth: int =
     if isinstance(node, yaml.MappingNode):
         for key, value in node.value:
             k = key.value if isinstance(key, yaml.ScalarNode) else str(key.value)
-            out[path + (k,)] = key.start_mark.line + 1
-            _positions(value, path + (k,), out, depth + 1)
+            out[(*path, k)] = key.start_mark.line + 1
+            _positions(value, (*path, k), out, depth + 1)
     elif isinstance(node, yaml.SequenceNode):
         for i, item in enumerate(node.value):
-            _positions(item, path + (i,), out, depth + 1)
+            _positions(item, (*path, i), out, depth + 1)
 
 
 def _compose(text: str, file: str) -> yaml.Node | None:
     try:
         for event in yaml.parse(text, Loader=yaml.SafeLoader):
             if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
-                line = event.start_mark.line + 1
+                line = event.start_mark.line + 1 if event.start_mark is not None else None
                 raise LedgerError(file, line, None, "YAML anchors and aliases are not allowed in a ledger")
         return yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else None
+        line = mark.line + 1 if mark is not None else None
         raise LedgerError(file, line, None, f"invalid YAML: {exc.problem or exc}") from None
     except yaml.YAMLError as exc:
         raise LedgerError(file, None, None, f"invalid YAML: {exc}") from None

@@ -8,7 +8,7 @@ from them (a test keeps the two in step).
 from __future__ import annotations
 
 import datetime
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
@@ -120,7 +120,7 @@ class NegativeClaim(_ClaimBase):
     )
 
 
-Claim = Annotated[Union[QuoteClaim, NumberClaim, NegativeClaim], Field(discriminator="kind")]
+Claim = Annotated[QuoteClaim | NumberClaim | NegativeClaim, Field(discriminator="kind")]
 
 
 class Ledger(BaseModel):

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 
-class Status(str, Enum):
+class Status(StrEnum):
     VERIFIED = "verified"
     DISCREPANCY = "discrepancy"
     UNVERIFIABLE = "unverifiable"
@@ -15,14 +15,14 @@ class Status(str, Enum):
     ERROR = "error"
 
 
-class Tier(str, Enum):
+class Tier(StrEnum):
     HIGH = "HIGH"
     MED = "MED"
     LOW = "LOW"
     EXPLAINED = "EXPLAINED"
 
 
-class Reason(str, Enum):
+class Reason(StrEnum):
     """Reason codes. Every code has a default tier in ``claimledger.reconcile.REASON_TIER``."""
 
     # verified

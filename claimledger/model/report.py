@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from claimledger.model.finding import Finding, Status, Tier
@@ -11,7 +11,7 @@ from claimledger.model.finding import Finding, Status, Tier
 SCHEMA_VERSION = "1.0"
 
 
-class Outcome(str, Enum):
+class Outcome(StrEnum):
     PASS = "PASS"
     PARTIAL = "PARTIAL"
     FAIL = "FAIL"
