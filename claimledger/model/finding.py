@@ -61,6 +61,14 @@ class Reason(StrEnum):
     DATASET_UNREADABLE = "dataset_unreadable"
     # infrastructure
     CHECK_CRASHED = "check_crashed"
+    # semantic judge (claimledger.checks.semantic): a judge only ever adds findings
+    JUDGE_CONTRADICTED = "judge_contradicted"
+    JUDGE_OVERCLAIM = "judge_overclaim"
+    JUDGE_NOT_FOUND = "judge_not_found"
+    JUDGE_FAILED = "judge_failed"
+    JUDGE_EVIDENCE_NOT_IN_SOURCE = "judge_evidence_not_in_source"
+    JUDGE_INJECTION_SUSPECTED = "judge_injection_suspected"
+    JUDGE_DRAFT_LEAK = "judge_draft_leak"
     # overclaim rules (statement says more than its quote or source)
     OVERCLAIM_NUMBER_CHANGED = "overclaim_number_changed"
     OVERCLAIM_HEDGE_DROPPED = "overclaim_hedge_dropped"
