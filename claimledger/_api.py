@@ -10,11 +10,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from claimledger._config import GateConfig
-from claimledger._exceptions import SourceError
 from claimledger._version import __version__
 from claimledger.checks.context import RunContext
 from claimledger.checks.numeric import check_number
-from claimledger.checks.quote import check_quote_text
+from claimledger.checks.quote import check_quote_text, quote_keys
 from claimledger.load.ledger import load_ledger
 from claimledger.metrics import load_metrics_file
 from claimledger.model.claim import Ledger, NumberClaim, QuoteClaim
@@ -48,15 +47,13 @@ def _run_claim(claim: QuoteClaim | NumberClaim, ctx: RunContext) -> Finding:
 
 def _reproducibility(ledger: Ledger, ctx: RunContext, config: GateConfig) -> dict[str, object]:
     sources: dict[str, object] = {}
-    for sid, loaded in ctx.loaded_sources().items():
-        if isinstance(loaded, SourceError):
-            sources[sid] = {"origin": ctx.ledger.sources[sid], "sha256": None, "error": loaded.reason}
+    for sid, facts in ctx.source_facts().items():
+        entry: dict[str, object] = {"origin": ctx.ledger.sources[sid], "sha256": facts.sha256}
+        if facts.error is not None:
+            entry["error"] = facts.error.reason
         else:
-            sources[sid] = {
-                "origin": ctx.ledger.sources[sid],
-                "sha256": loaded.source.sha256,
-                "media_type": loaded.source.media_type,
-            }
+            entry["media_type"] = facts.media_type
+        sources[sid] = entry
     store = ctx.data_loaded
     datasets = {name: {"origin": o, "sha256": store.sha256.get(name) if store else None}
                 for name, o in ledger.datasets.items()}  # fmt: skip
@@ -103,6 +100,9 @@ def gate(
     findings: list[Finding] = []
     try:
         total = len(parsed.claims)
+        if progress:
+            progress("locating quotes", 0, total)
+        ctx.prefetch_quotes(quote_keys(parsed.claims))
         for i, claim in enumerate(parsed.claims):
             if progress:
                 progress("checking claims", i, total)

@@ -30,3 +30,4 @@ class GateConfig:
     sql_timeout: float = DEFAULT_SQL_TIMEOUT
     sql_memory_limit: str = DEFAULT_SQL_MEMORY
     metrics_files: tuple[Path, ...] = field(default=())
+    index_cache: bool = True

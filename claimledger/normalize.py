@@ -138,6 +138,20 @@ class _Builder:
     def add(self, out: str, ostart: int, oend: int, linear: bool) -> None:
         if not out:
             return
+        if self.parts and unicodedata.combining(out[0]) and self.last not in ("", " "):
+            # a combining mark whose base was split off by a removed invisible character:
+            # compose it with the base so the result is what a reader sees
+            j = 1
+            while j < len(out) and unicodedata.combining(out[j]):
+                j += 1
+            merged = unicodedata.normalize("NFKC", self.last + out[:j])
+            if len(merged) == 1:
+                self.parts[-1] = self.parts[-1][:-1] + merged
+                self.last = merged
+                out = out[j:]
+                linear = False
+                if not out:
+                    return
         if out == " " and (self.last == " " or self.length == 0):
             return
         if (

@@ -1,27 +1,30 @@
-"""What checks share during one run: loaded sources (normalized once), datasets, config."""
+"""What checks share during one run: the source index, quote results, datasets, config."""
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from claimledger._config import GateConfig
 from claimledger._exceptions import SourceError
+from claimledger.checks.quote_scan import Key, QuoteResult, scan_quotes
+from claimledger.index import IndexedSource, index_source
 from claimledger.load.data import DataStore
-from claimledger.load.sources import load_source, resolve_origin
+from claimledger.load.sources import resolve_origin
 from claimledger.model.claim import Ledger
-from claimledger.model.source import Source
-from claimledger.normalize import Normalized, has_break_hyphens, normalize
+
+__all__ = ["IndexedSource", "RunContext"]
+
+RETAINED_SOURCES = 2  # indexed sources kept in memory at once; the rest come back from the cache
 
 
 @dataclass
-class IndexedSource:
-    """A source with its normalized forms, computed once per run."""
-
-    source: Source
-    primary: Normalized
-    alternate: Normalized | None
-    hidden: str | None
+class _SourceFacts:
+    sha256: str | None
+    media_type: str | None
+    error: SourceError | None
 
 
 @dataclass
@@ -30,7 +33,9 @@ class RunContext:
     base_dir: Path
     config: GateConfig
     origins: dict[str, str] = field(default_factory=dict)
-    _sources: dict[str, IndexedSource | SourceError] = field(default_factory=dict)
+    _sources: OrderedDict[str, IndexedSource] = field(default_factory=OrderedDict)
+    _facts: dict[str, _SourceFacts] = field(default_factory=dict)
+    _quotes: dict[Key, QuoteResult] = field(default_factory=dict)
     _data: DataStore | None = None
 
     @classmethod
@@ -39,23 +44,48 @@ class RunContext:
         return cls(ledger=ledger, base_dir=base_dir, config=config, origins=origins)
 
     def source(self, source_id: str) -> IndexedSource | SourceError:
-        """Load and normalize a declared source once; later calls reuse it."""
+        """The indexed source, loaded at most once per run unless evicted (then from the cache)."""
         cached = self._sources.get(source_id)
         if cached is not None:
+            self._sources.move_to_end(source_id)
             return cached
-        result: IndexedSource | SourceError
+        facts = self._facts.get(source_id)
+        if facts is not None and facts.error is not None:
+            return facts.error
         try:
-            src = load_source(source_id, self.origins[source_id], self.config)
-            alternate = normalize(src.text, keep_break_hyphens=True) if has_break_hyphens(src.text) else None
-            hidden = normalize(src.hidden_text).text if src.hidden_text else None
-            result = IndexedSource(src, normalize(src.text), alternate, hidden)
+            ix = index_source(source_id, self.origins[source_id], self.config)
         except SourceError as exc:
-            result = exc
-        self._sources[source_id] = result
-        return result
+            self._facts[source_id] = _SourceFacts(None, None, exc)
+            return exc
+        self._facts[source_id] = _SourceFacts(ix.source.sha256, ix.source.media_type, None)
+        self._sources[source_id] = ix
+        while len(self._sources) > RETAINED_SOURCES:
+            self._sources.popitem(last=False)
+        return ix
 
-    def loaded_sources(self) -> dict[str, IndexedSource | SourceError]:
-        return dict(self._sources)
+    def source_error(self, source_id: str) -> SourceError | None:
+        """Why a source cannot be used, or None (loads it when not yet known)."""
+        facts = self._facts.get(source_id)
+        if facts is None:
+            loaded = self.source(source_id)
+            return loaded if isinstance(loaded, SourceError) else None
+        return facts.error
+
+    def source_facts(self) -> dict[str, _SourceFacts]:
+        """SHA-256, media type or error of every source loaded during the run."""
+        return dict(self._facts)
+
+    def prefetch_quotes(self, keys: Iterable[Key]) -> None:
+        """Locate many (source id, normalized quote) pairs in one pass per source."""
+        todo = {k for k in keys if k not in self._quotes and k[0] in self.origins}
+        if todo:
+            self._quotes.update(scan_quotes(todo, self.source, list(self.ledger.sources)))
+
+    def quote_result(self, source_id: str, normalized_quote: str) -> QuoteResult:
+        key = (source_id, normalized_quote)
+        if key not in self._quotes:
+            self.prefetch_quotes([key])
+        return self._quotes[key]
 
     @property
     def data(self) -> DataStore:

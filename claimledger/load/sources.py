@@ -87,21 +87,25 @@ def read_bytes(origin: str, config: GateConfig) -> tuple[bytes, str]:
         raise SourceError("source_unreadable", f"cannot read {origin}: {exc.strerror}") from None
 
 
+def extract_text(data: bytes, media_type: str, config: GateConfig) -> tuple[str, tuple[int, ...], str]:
+    """Text a reader sees, page starts (PDF) and hidden text (HTML)."""
+    if media_type == "application/pdf":
+        text, pages = pdf_to_text(data, max_pages=config.max_pdf_pages)
+        return text, pages, ""
+    if media_type == "text/html":
+        visible, hidden = html_to_text(decode_text(data))
+        return visible, (), hidden
+    if media_type == "text/markdown":
+        return markdown_to_text(decode_text(data)), (), ""
+    return decode_text(data), (), ""
+
+
 def load_source(source_id: str, origin: str, config: GateConfig) -> Source:
-    """Load one source. ``origin`` is an absolute path or a URL."""
+    """Load one source (no normalization, no cache). ``origin`` is an absolute path or a URL."""
     data, content_type = read_bytes(origin, config)
     sha = hashlib.sha256(data).hexdigest()
     media_type = sniff_media_type(origin, data, content_type)
-    page_starts: tuple[int, ...] = ()
-    hidden = ""
-    if media_type == "application/pdf":
-        text, page_starts = pdf_to_text(data, max_pages=config.max_pdf_pages)
-    elif media_type == "text/html":
-        text, hidden = html_to_text(decode_text(data))
-    elif media_type == "text/markdown":
-        text = markdown_to_text(decode_text(data))
-    else:
-        text = decode_text(data)
+    text, page_starts, hidden = extract_text(data, media_type, config)
     if not text.strip():
         raise SourceError("source_no_text", f"source {source_id} has no readable text")
     return Source(

@@ -1,0 +1,229 @@
+"""All quotes of a run in one pass per source.
+
+Every normalized quote goes into one Aho-Corasick automaton; each cited source
+is loaded, scanned once and released, so memory stays near the largest source
+plus the automaton. Quotes not found in their cited source are then looked for
+in the other sources (misattribution) with a second, smaller automaton. Near
+misses are searched only for quotes that did not match, with a bounded cost:
+on long sources, seed-and-extend (exact seeds from the quote vote for a place,
+then a local alignment) instead of a scan per quote.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import ahocorasick
+
+from claimledger._exceptions import SourceError
+from claimledger.index import IndexedSource
+from claimledger.model.finding import Evidence
+from claimledger.normalize import Normalized
+
+FULL_SEARCH_LIMIT = 400_000  # normalized characters; above this, seed-and-extend
+SEED_MAX_HITS = 200  # a seed seen more often than this is uninformative
+CONTEXT_CHARS = 200
+
+
+@dataclass
+class QuoteResult:
+    """What the scan learned about one (source, normalized quote) pair."""
+
+    found: Evidence | None = None
+    context: str | None = None  # original text around the match (for overclaim rules)
+    elsewhere: Evidence | None = None
+    in_hidden: bool = False
+    near: tuple[Evidence, float, str] | None = None
+    error: SourceError | None = None
+
+
+Key = tuple[str, str]  # (source id, normalized quote)
+SourceLoader = Callable[[str], IndexedSource | SourceError]
+
+
+def evidence_at(ix: IndexedSource, norm: Normalized, start: int, end: int) -> Evidence:
+    a, b = norm.to_original(start, end)
+    src = ix.source
+    return Evidence(source=src.id, start=a, end=b, text=src.text[a:b], page=src.page_of(a))
+
+
+def _context(ix: IndexedSource, ev: Evidence) -> str:
+    text = ix.source.text
+    return text[max(0, ev.start - CONTEXT_CHARS) : ev.end + CONTEXT_CHARS]
+
+
+def first_positions(patterns: list[str], text: str) -> dict[int, int]:
+    """Start of the first occurrence of each pattern in ``text`` (one pass)."""
+    if not patterns or not text:
+        return {}
+    automaton = ahocorasick.Automaton()
+    for i, p in enumerate(patterns):
+        automaton.add_word(p, i)
+    automaton.make_automaton()
+    first: dict[int, int] = {}
+    for end, i in automaton.iter(text):
+        if i not in first:
+            first[i] = end - len(patterns[i]) + 1
+            if len(first) == len(patterns):
+                break
+    return first
+
+
+def _seeds(q: str) -> list[tuple[int, str]]:
+    size = max(8, min(24, len(q) // 6))
+    return [(o, q[o : o + size]) for o in range(0, len(q) - size + 1, size)]
+
+
+def _seed_candidates(quotes: list[str], text: str) -> dict[int, list[int]]:
+    """For each quote, a few likely start positions in ``text`` voted by exact seeds."""
+    automaton = ahocorasick.Automaton()
+    owners: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for qi, q in enumerate(quotes):
+        for offset, seed in _seeds(q):
+            owners[seed].append((qi, offset))
+    if not owners:
+        return {}
+    for seed in owners:
+        automaton.add_word(seed, seed)
+    automaton.make_automaton()
+    hits: dict[str, int] = defaultdict(int)
+    votes: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    for end, seed in automaton.iter(text):
+        hits[seed] += 1
+        if hits[seed] > SEED_MAX_HITS:
+            continue
+        start = end - len(seed) + 1
+        for qi, offset in owners[seed]:
+            votes[qi][(start - offset) // 4] += 1
+    out: dict[int, list[int]] = {}
+    for qi, buckets in votes.items():
+        best = sorted(buckets.items(), key=lambda kv: -kv[1])[:3]
+        out[qi] = [b * 4 for b, _ in best]
+    return out
+
+
+def _align(q: str, text: str, lo: int, hi: int) -> tuple[float, int, int] | None:
+    from rapidfuzz import fuzz
+
+    lo, hi = max(0, lo), min(len(text), hi)
+    if hi <= lo:
+        return None
+    al = fuzz.partial_ratio_alignment(q, text[lo:hi])
+    if al is None:
+        return None
+    return _refine(q, text, lo + al.dest_start, lo + al.dest_end)
+
+
+def _refine(q: str, text: str, start: int, end: int) -> tuple[float, int, int]:
+    """Move the passage's edges a few characters to fit the quote best (insertions shift windows)."""
+    from rapidfuzz import fuzz
+
+    k = max(1, min(8, len(q) // 4))
+    best = (fuzz.ratio(q, text[start:end]), start, end)
+    for ds in range(-k, k + 1):
+        s = start + ds
+        if s < 0:
+            continue
+        for de in range(-k, k + 1):
+            e = end + de
+            if e <= s or e > len(text):
+                continue
+            score = fuzz.ratio(q, text[s:e])
+            if score > best[0]:
+                best = (score, s, e)
+    return best
+
+
+def nearest_passages(quotes: list[str], ix: IndexedSource) -> dict[int, tuple[Evidence, float, str]]:
+    """The closest passage of the source for each quote (descriptive only; never verifies)."""
+    text = ix.primary.text
+    out: dict[int, tuple[Evidence, float, str]] = {}
+    if not text:
+        return out
+    if len(text) <= FULL_SEARCH_LIMIT:
+        spans = {qi: _align(q, text, 0, len(text)) for qi, q in enumerate(quotes)}
+    else:
+        spans = {}
+        for qi, starts in _seed_candidates(quotes, text).items():
+            q = quotes[qi]
+            best = None
+            for s in starts:
+                al = _align(q, text, s - len(q) // 2, s + len(q) + len(q) // 2)
+                if al is not None and (best is None or al[0] > best[0]):
+                    best = al
+            spans[qi] = best
+    for qi, span in spans.items():
+        if span is None or span[2] <= span[1]:
+            continue
+        score, start, end = span
+        out[qi] = (evidence_at(ix, ix.primary, start, end), score, text[start:end])
+    return out
+
+
+def scan_quotes(
+    keys: Iterable[Key],
+    load: SourceLoader,
+    all_sources: list[str],
+    *,
+    near_misses: bool = True,
+) -> dict[Key, QuoteResult]:
+    """Locate every (source, normalized quote) pair; see the module docstring."""
+    results: dict[Key, QuoteResult] = {k: QuoteResult() for k in keys}
+    by_source: dict[str, list[str]] = defaultdict(list)
+    for sid, nq in results:
+        by_source[sid].append(nq)
+    # pass 1: each cited source once, all its quotes together
+    for sid in [s for s in all_sources if s in by_source] + [s for s in by_source if s not in all_sources]:
+        quotes = by_source[sid]
+        ix = load(sid)
+        if isinstance(ix, SourceError):
+            for nq in quotes:
+                results[(sid, nq)].error = ix
+            continue
+        missing = _match(quotes, ix, sid, results)
+        if missing and ix.hidden:
+            for nq in missing:
+                results[(sid, nq)].in_hidden = nq in ix.hidden
+        if missing and near_misses:
+            for qi, near in nearest_passages(missing, ix).items():
+                results[(sid, missing[qi])].near = near
+    # pass 2: quotes not in their cited source, looked for in every other source
+    owners: dict[str, list[tuple[str, QuoteResult]]] = defaultdict(list)
+    for (s, q), r in results.items():
+        if r.found is None and r.error is None:
+            owners[q].append((s, r))
+    for sid in all_sources if owners else []:
+        pending = [q for q, rs in owners.items() if any(s != sid and r.elsewhere is None for s, r in rs)]
+        if not pending:
+            continue
+        ix = load(sid)
+        if isinstance(ix, SourceError):
+            continue
+        for nq, ev in _locate(pending, ix).items():
+            for s, r in owners[nq]:
+                if s != sid and r.elsewhere is None:
+                    r.elsewhere = ev
+    return results
+
+
+def _locate(quotes: list[str], ix: IndexedSource) -> dict[str, Evidence]:
+    found: dict[str, Evidence] = {}
+    for norm in (ix.primary, ix.alternate):
+        if norm is None:
+            continue
+        rest = [q for q in quotes if q not in found]
+        for i, pos in first_positions(rest, norm.text).items():
+            found[rest[i]] = evidence_at(ix, norm, pos, pos + len(rest[i]))
+    return found
+
+
+def _match(quotes: list[str], ix: IndexedSource, sid: str, results: dict[Key, QuoteResult]) -> list[str]:
+    found = _locate(quotes, ix)
+    for nq, ev in found.items():
+        r = results[(sid, nq)]
+        r.found = ev
+        r.context = _context(ix, ev)
+    return [q for q in quotes if q not in found]
+

@@ -1,0 +1,96 @@
+"""The source index: cached across runs by SHA-256; one pass for all quotes."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+from claimledger import GateConfig
+from claimledger.checks.quote_scan import nearest_passages, scan_quotes
+from claimledger.index import _cache_path, index_source
+from claimledger.normalize import normalize_quote
+
+FIX = Path(__file__).parent / "fixtures"
+
+
+def test_second_load_comes_from_the_cache(tmp_path: Path) -> None:
+    cfg = GateConfig(cache_dir=tmp_path / "cache")
+    pdf = tmp_path / "s.pdf"
+    shutil.copy(FIX / "hyphenated.pdf", pdf)
+    cold = index_source("s", str(pdf), cfg)
+    warm = index_source("s", str(pdf), cfg)
+    assert not cold.from_cache and warm.from_cache
+    assert warm.source.text == cold.source.text
+    assert warm.primary.text == cold.primary.text
+    assert warm.source.page_starts == cold.source.page_starts
+    assert warm.primary.to_original(10, 30) == cold.primary.to_original(10, 30)
+
+
+def test_a_changed_source_is_never_served_stale(tmp_path: Path) -> None:
+    cfg = GateConfig(cache_dir=tmp_path / "cache")
+    src = tmp_path / "s.txt"
+    src.write_text("The first version of the text.")
+    index_source("s", str(src), cfg)
+    src.write_text("The second version of the text.")
+    again = index_source("s", str(src), cfg)
+    assert not again.from_cache and "second" in again.source.text
+
+
+def test_a_tampered_cache_file_is_ignored(tmp_path: Path) -> None:
+    cfg = GateConfig(cache_dir=tmp_path / "cache")
+    src = tmp_path / "s.txt"
+    src.write_text("Errors fell by 37 percent in the trial.")
+    first = index_source("s", str(src), cfg)
+    path = _cache_path(cfg, first.source.sha256)
+    blob = path.read_bytes()
+    path.write_bytes(blob.replace(b"37 percent", b"73 percent"))
+    again = index_source("s", str(src), cfg)
+    assert not again.from_cache and "37 percent" in again.primary.text
+
+
+def _loader(texts: dict[str, str], cfg: GateConfig, tmp: Path):  # type: ignore[no-untyped-def]
+    for sid, text in texts.items():
+        (tmp / f"{sid}.txt").write_text(text, "utf-8")
+    loads: list[str] = []
+
+    def load(sid: str):  # type: ignore[no-untyped-def]
+        loads.append(sid)
+        return index_source(sid, str(tmp / f"{sid}.txt"), cfg)
+
+    return load, loads
+
+
+def test_one_pass_finds_verifies_and_misattributes(tmp_path: Path) -> None:
+    cfg = GateConfig(cache_dir=tmp_path / "c")
+    load, loads = _loader(
+        {"a": "Alpha text says the sky is green today.", "b": "Beta text: 言葉を扱う生成AIは約4倍に増えた。"},
+        cfg, tmp_path,
+    )  # fmt: skip
+    keys = [
+        ("a", normalize_quote("the sky is green")),
+        ("a", normalize_quote("言葉を扱う生成AIは約4倍")),
+        ("b", normalize_quote("生成AIは約4倍に増えた")),
+    ]
+    results = scan_quotes(keys, load, ["a", "b"])
+    assert results[keys[0]].found is not None
+    assert results[keys[1]].found is None and results[keys[1]].elsewhere is not None
+    assert results[keys[1]].elsewhere.source == "b"
+    assert results[keys[2]].found is not None
+    assert loads.count("a") <= 2 and loads.count("b") <= 2
+
+
+def test_seed_and_extend_finds_the_near_miss_in_a_long_source(tmp_path: Path) -> None:
+    rng = random.Random(7)
+    words = ["alpha", "beta", "gamma", "delta", "sigma", "omega", "kappa", "theta", "zeta", "rho"]
+    filler = " ".join(rng.choice(words) for _ in range(120_000))  # ~700k characters
+    needle = "adding an independent verification step reduced errors by 37 percent"
+    text = filler[:300_000] + " " + needle + " " + filler[300_000:]
+    cfg = GateConfig(cache_dir=tmp_path / "c")
+    (tmp_path / "big.txt").write_text(text)
+    ix = index_source("big", str(tmp_path / "big.txt"), cfg)
+    mutated = normalize_quote("adding an independent verification step reduced errors by 73 percent")
+    near = nearest_passages([mutated], ix)
+    ev, score, passage = near[0]
+    assert "37 percent" in passage and score > 90
+    assert ev.text.endswith("37 percent")
