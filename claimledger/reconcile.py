@@ -68,6 +68,15 @@ REASON_TIER: dict[Reason, Tier | None] = {
     Reason.OVERCLAIM_QUOTE_OMITS_HEDGE: Tier.HIGH,
     Reason.NEGATIVE_CLAIM_UNSUPPORTED: Tier.HIGH,
     Reason.NEGATIVE_CLAIM_SEARCHED: Tier.LOW,
+    Reason.MARK_NOT_VERIFIED: Tier.HIGH,
+    Reason.MARK_MISSING: Tier.HIGH,
+    Reason.MARK_ORPHAN: Tier.HIGH,
+    Reason.QUOTE_UNCITED: Tier.HIGH,
+    Reason.NUMBER_UNBACKED: Tier.HIGH,
+    Reason.UNLISTED_NUMBER: Tier.HIGH,
+    Reason.UNLISTED_QUOTE: Tier.HIGH,
+    Reason.UNLISTED_CITATION: Tier.HIGH,
+    Reason.RECEIPT_MISMATCH: Tier.HIGH,
 }
 
 # Only these discrepancies can be explained by an author_alternative.

@@ -80,6 +80,16 @@ class Reason(StrEnum):
     # negative literature claims ("no prior work studies X")
     NEGATIVE_CLAIM_UNSUPPORTED = "negative_claim_unsupported"
     NEGATIVE_CLAIM_SEARCHED = "negative_claim_searched"
+    # drafts: program-applied marks, the unlisted audit, receipts
+    MARK_NOT_VERIFIED = "mark_not_verified"
+    MARK_MISSING = "mark_missing"
+    MARK_ORPHAN = "mark_orphan"
+    QUOTE_UNCITED = "quote_uncited"
+    NUMBER_UNBACKED = "number_unbacked"
+    UNLISTED_NUMBER = "unlisted_number"
+    UNLISTED_QUOTE = "unlisted_quote"
+    UNLISTED_CITATION = "unlisted_citation"
+    RECEIPT_MISMATCH = "receipt_mismatch"
 
 
 @dataclass(frozen=True)
