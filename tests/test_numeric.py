@@ -206,3 +206,20 @@ def test_number_backed_by_a_source_passage(
 def test_number_passage_must_itself_verify(run: Callable[..., dict[str, object]]) -> None:
     f = run(n("S", "42%", source="doc", quote='"Adoption reached 42% in 2024"'))["S"]
     assert f.status is not Status.VERIFIED and f.reason is Reason.QUOTE_NEAR_MISS
+
+
+def test_parquet_dataset_and_repeated_sql(tmp_path: Path, write_ledger: Callable[..., Path]) -> None:
+    import duckdb
+
+    duckdb.sql(
+        "COPY (SELECT range AS id, range % 7 AS k FROM range(100000)) "
+        f"TO '{tmp_path / 'big.parquet'}' (FORMAT parquet)"
+    )
+    sql = '"SELECT count(*) FROM big WHERE k = 3"'
+    path = write_ledger(
+        "version: 1\ndatasets:\n  big: big.parquet\nclaims:\n"
+        + n("A", "14,286", sql=sql) + n("B", "1.4万", sql=sql) + n("C", "15,000", sql=sql)
+    )  # fmt: skip
+    by = {f.claim_id: f for f in gate(path).findings}
+    assert by["A"].status is Status.VERIFIED and by["B"].status is Status.VERIFIED
+    assert by["C"].status is Status.DISCREPANCY and by["C"].expected == 14286

@@ -1,7 +1,9 @@
 """Datasets in DuckDB, sandboxed.
 
-Each declared dataset becomes a view over its file (CSV, Parquet or JSON; read
-lazily). After the views exist the connection is locked down: file access only
+Each declared dataset is loaded once: CSV and JSON are parsed into a DuckDB
+table at start-up (so a thousand queries do not parse the file a thousand
+times); Parquet stays a view, read lazily and column by column. Identical SQL
+is computed once per run. After loading, the connection is locked down: file access only
 to the declared files, no extension installs, no configuration changes, a
 memory limit, and a time limit per query. Ledger SQL must be one read-only
 SELECT statement.
@@ -64,6 +66,7 @@ class DataStore:
         self._duckdb = duckdb
         self.config = config
         self.errors: dict[str, SourceError] = {}
+        self._memo: dict[str, float | QueryError] = {}
         self.sha256: dict[str, str] = {}
         self.con = duckdb.connect(
             ":memory:",
@@ -84,9 +87,10 @@ class DataStore:
                     f"dataset {name!r}: unsupported file type {path.suffix!r} (use CSV, Parquet or JSON)",
                 )
                 continue
+            kind = "VIEW" if reader == "read_parquet" else "TABLE"
             try:
                 self.con.execute(
-                    f"CREATE VIEW {_quote_ident(name)} AS SELECT * FROM {reader}({_quote_str(str(path))})"
+                    f"CREATE {kind} {_quote_ident(name)} AS SELECT * FROM {reader}({_quote_str(str(path))})"
                 )
             except duckdb.Error as exc:
                 self.errors[name] = SourceError(
@@ -94,7 +98,8 @@ class DataStore:
                 )
                 continue
             self.sha256[name] = file_sha256(path)
-            allowed.append(str(path))
+            if kind == "VIEW":
+                allowed.append(str(path))
         self.con.execute(f"SET allowed_paths=[{', '.join(_quote_str(p) for p in allowed)}]")
         self.con.execute("SET enable_external_access=false")
         self.con.execute(f"SET memory_limit={_quote_str(config.sql_memory_limit)}")
@@ -138,7 +143,22 @@ class DataStore:
             timer.cancel()
 
     def scalar(self, sql: str) -> float:
-        """Run SQL that returns exactly one numeric value; fail closed on anything else."""
+        """Run SQL that returns exactly one numeric value; fail closed on anything else.
+
+        The same SQL text is computed once per run.
+        """
+        memo = self._memo.get(sql)
+        if memo is None:
+            try:
+                memo = self._scalar(sql)
+            except QueryError as exc:
+                memo = exc
+            self._memo[sql] = memo
+        if isinstance(memo, QueryError):
+            raise memo
+        return memo
+
+    def _scalar(self, sql: str) -> float:
         rows = self.rows(sql)
         if len(rows) != 1 or len(rows[0]) != 1:
             shape = f"{len(rows)}{'+' if len(rows) == 2 else ''} rows x {len(rows[0]) if rows else 0} columns"
