@@ -1,0 +1,148 @@
+"""Small text helpers shared by the overclaim rules: tokens, stems, Japanese runs, spans.
+
+Everything works on the original strings so that spans index into them
+directly; case is ignored by the regexes, not by rewriting the text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+
+def _wordset(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_KANA_KANJI = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
+# A Japanese content run: kanji, katakana (with the long mark), Latin letters and full-width Latin.
+JA_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff々〆ヵヶ\u30a1-\u30faー\uff21-\uff3a\uff41-\uff5aA-Za-z]+")
+_WORD = re.compile(r"[A-Za-z][A-Za-z']*(?:-[A-Za-z][A-Za-z']*)*")
+
+# Particles and marks after which a Japanese noun phrase starts fresh (no modifier before it).
+JA_BOUNDARY_CHARS = frozenset("はがをにへともやでか、。，．,.!?！？「」『』（）()[]【】・:：;； \t\n\u3000")
+
+EN_STOPWORDS = _wordset(
+    """a an the this that these those it its it's they them their there here of in on at by for to from
+    with without into onto over under about as and or but nor so than then also too very much more most
+    less least be been being is are was were am do does did doing have has had having will would shall
+    should can could may might must not no never any some all each every which who whom whose what when
+    where why how if whether while although though because since until upon per via we our us you your
+    i me my he him his she her only just even still yet already again such both either neither other
+    another same own one ones"""
+)
+EN_SKIP_ADVERB = re.compile(
+    r"^(?:\w+ly|also|even|still|yet|further|then|thus|therefore|significantly)$", re.I
+)
+
+
+def is_japanese(text: str) -> bool:
+    """True when the text contains kana or kanji."""
+    return _KANA_KANJI.search(text) is not None
+
+
+def is_hiragana(ch: str) -> bool:
+    return "\u3040" <= ch <= "\u309f"
+
+
+def is_content_char(ch: str) -> bool:
+    """Kanji, katakana or a Latin letter (the stuff Japanese noun phrases are made of)."""
+    return JA_RUN.fullmatch(ch) is not None
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str
+    start: int
+    end: int
+
+    @property
+    def low(self) -> str:
+        return self.text.lower()
+
+
+def words(text: str) -> list[Token]:
+    """English word tokens (hyphenated compounds stay one token)."""
+    return [Token(m.group(), m.start(), m.end()) for m in _WORD.finditer(text)]
+
+
+def stem(word: str) -> str:
+    """A crude, deterministic stem: lower case, the first five letters of longer words.
+
+    ``reduce``, ``reduces``, ``reduced`` and ``reduction`` share ``reduc``. Crude on
+    purpose: a stem only has to find the same word again in a sentence pair.
+    """
+    w = word.lower().strip("'")
+    if w.endswith("'s"):
+        w = w[:-2]
+    if len(w) <= 5:
+        return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+    return w[:5]
+
+
+def is_content_word(tok: Token) -> bool:
+    low = tok.low
+    return len(low) >= 3 and low not in EN_STOPWORDS and not EN_SKIP_ADVERB.match(low)
+
+
+def next_content_word(toks: list[Token], after: int, limit: int = 4) -> Token | None:
+    """The first content word starting at or after offset ``after`` (within ``limit`` tokens)."""
+    seen = 0
+    for tok in toks:
+        if tok.start < after:
+            continue
+        if is_content_word(tok):
+            return tok
+        seen += 1
+        if seen >= limit:
+            return None
+    return None
+
+
+def stems_in(text: str) -> set[str]:
+    return {stem(t.text) for t in words(text) if is_content_word(t)}
+
+
+def find_stem(toks: list[Token], target: str) -> Iterator[Token]:
+    for tok in toks:
+        if stem(tok.text) == target:
+            yield tok
+
+
+def ja_runs(text: str, min_len: int = 2) -> list[Token]:
+    return [Token(m.group(), m.start(), m.end()) for m in JA_RUN.finditer(text) if len(m.group()) >= min_len]
+
+
+def ja_anchor_before(text: str, pos: int, window: int = 10) -> Token | None:
+    """The last content run (two characters or more) ending within ``window`` chars before ``pos``.
+
+    For 「生産性が向上する可能性がある」 and the position of 可能性 this is 向上.
+    Stops at sentence punctuation.
+    """
+    lo = max(0, pos - window)
+    segment = text[lo:pos]
+    cut = max(segment.rfind(c) for c in "、。，,.!?！？")
+    if cut >= 0:
+        lo, segment = lo + cut + 1, segment[cut + 1 :]
+    runs = [r for r in ja_runs(segment) if not _is_ja_number(r.text)]
+    if not runs:
+        return None
+    r = runs[-1]
+    return Token(r.text, lo + r.start, lo + r.end)
+
+
+def ja_anchor_after(text: str, pos: int, window: int = 8) -> Token | None:
+    seg = text[pos : pos + window]
+    for r in ja_runs(seg):
+        if not _is_ja_number(r.text):
+            return Token(r.text, pos + r.start, pos + r.end)
+    return None
+
+
+def _is_ja_number(run: str) -> bool:
+    return all(ch in "〇一二三四五六七八九十百千万億兆" for ch in run)
+
+
+def replace_span(text: str, start: int, end: int, new: str) -> str:
+    return text[:start] + new + text[end:]

@@ -1,0 +1,215 @@
+"""The quote leaves out a hedge or qualifier that stands right next to it in the source.
+
+Source 「約4倍」, quote 「4倍」; source "about 4 times", quote "4 times"; source
+"may reduce errors", quote "reduce errors"; source 「向上する可能性がある」, quote
+「向上する」; source 「言葉を扱う生成AI」, quote 「生成AI」. The quote is literally
+in the source, so the literal check passes; the finding is raised when the
+statement does not restore what the quote left out.
+"""
+
+from __future__ import annotations
+
+from claimledger.checks.overclaim._hit import Hit
+from claimledger.checks.overclaim._text import (
+    Token,
+    is_japanese,
+    ja_runs,
+    replace_span,
+    stem,
+    stems_in,
+    words,
+)
+from claimledger.checks.overclaim.lexicon import (
+    CONTEXT_MODAL_AFTER_EN,
+    CONTEXT_MODAL_AFTER_JA,
+    CONTEXT_MODAL_BEFORE_EN,
+    CONTEXT_NEGATION_AFTER_JA,
+    CONTEXT_NEGATION_BEFORE_EN,
+    MODAL_SUPPRESS_EN,
+    MODAL_SUPPRESS_JA,
+    NEGATION_EN,
+    NEGATION_JA,
+    NOT_NEGATION_EN,
+    NOT_NEGATION_JA,
+    NUM_PREFIX,
+    NUM_SUFFIX,
+)
+from claimledger.checks.overclaim.numbers import Num, numbers_in, same_value
+from claimledger.checks.overclaim.scope import (
+    en_modifier_before,
+    ja_modifier_before,
+    scope_hit,
+    states_quantity,
+)
+from claimledger.model.finding import Reason
+from claimledger.normalize import normalize
+
+_REASON = Reason.OVERCLAIM_QUOTE_OMITS_HEDGE
+
+
+def locate(quote: str, context: str) -> tuple[int, int] | None:
+    """The span of ``quote`` in ``context`` (exact, then after typographic normalization)."""
+    q = quote.strip()
+    if not q:
+        return None
+    pos = context.find(q)
+    if pos >= 0:
+        return pos, pos + len(q)
+    nc = normalize(context)
+    nq = normalize(q).text.strip()
+    pos = nc.text.find(nq)
+    if pos < 0 or not nq:
+        return None
+    return nc.to_original(pos, pos + len(nq))
+
+
+def _number_hits(statement: str, quote: str, ctx: str, span: tuple[int, int]) -> list[Hit]:
+    hits: list[Hit] = []
+    q_nums = numbers_in(quote)
+    s_nums = numbers_in(statement)
+    if not q_nums or not s_nums:
+        return hits
+    before, after = ctx[max(0, span[0] - 40) : span[0]], ctx[span[1] : span[1] + 20]
+    edge: list[tuple[Num, str, tuple[int, int]]] = []
+    first, last = q_nums[0], q_nums[-1]
+    if not quote[: first.start].strip() and not first.hedges:
+        for pat in NUM_PREFIX.values():
+            m = pat.search(before)
+            if m:
+                cue_span = (span[0] - (len(before) - m.start()), span[0])
+                edge.append((first, ctx[cue_span[0] : cue_span[1]].strip(), cue_span))
+                break
+    if not quote[last.end :].strip() and not last.hedges:
+        for pat in NUM_SUFFIX.values():
+            m = pat.match(after)
+            if m:
+                cue_span = (span[1], span[1] + m.end())
+                edge.append((last, ctx[cue_span[0] : cue_span[1]].strip(), cue_span))
+                break
+    for q, cue, cue_span in edge:
+        for s in s_nums:
+            if not same_value(s, q) or s.hedges:
+                continue
+            ja = is_japanese(cue)
+            if cue_span[0] < span[0]:
+                fixed = cue + ("" if ja else " ") + s.text
+            else:
+                fixed = s.text + ("" if ja else " ") + cue
+            src = (min(cue_span[0], span[0]), max(cue_span[1], span[1]))
+            hits.append(
+                Hit(
+                    _REASON, "quote_omits_hedge",
+                    (s.start, s.end), s.text, src, ctx[src[0] : src[1]], "source_context",
+                    replace_span(statement, s.start, s.end, fixed),
+                    f"the source says {cue!r} right next to the quoted {q.text!r}; the quote leaves it out "
+                    f"and the statement says {s.text!r}",
+                )
+            )  # fmt: skip
+            break
+    return hits
+
+
+def _modal_hits(statement: str, quote: str, ctx: str, span: tuple[int, int]) -> list[Hit]:
+    ja = is_japanese(quote)
+    before, after = ctx[max(0, span[0] - 40) : span[0]], ctx[span[1] : span[1] + 20]
+    hits: list[Hit] = []
+    s_clean = (NOT_NEGATION_JA if ja else NOT_NEGATION_EN).sub(" ", statement)
+    b0, a0 = span[0] - len(before), span[1]
+    if ja:
+        checks = [
+            ("modality", CONTEXT_MODAL_AFTER_JA.match(after), a0, MODAL_SUPPRESS_JA.search(statement)),
+            ("negation", CONTEXT_NEGATION_AFTER_JA.match(after), a0, NEGATION_JA.search(s_clean)),
+        ]
+    else:
+        checks = [
+            ("modality", CONTEXT_MODAL_BEFORE_EN.search(before), b0, MODAL_SUPPRESS_EN.search(statement)),
+            ("negation", CONTEXT_NEGATION_BEFORE_EN.search(before), b0, NEGATION_EN.search(s_clean)),
+            ("modality", CONTEXT_MODAL_AFTER_EN.match(after), a0, MODAL_SUPPRESS_EN.search(statement)),
+        ]
+    for kind, m, base, restored in checks:
+        if m is None or restored is not None:
+            continue
+        if not _statement_uses_quote(statement, quote):
+            return hits
+        cue_span = (base + m.start(), base + m.end())
+        cue = ctx[cue_span[0] : cue_span[1]].strip()
+        src = (min(cue_span[0], span[0]), max(cue_span[1], span[1]))
+        occ = _statement_anchor(statement, quote, at_end=base == a0)
+        hits.append(
+            Hit(
+                _REASON, f"quote_omits_{kind}",
+                occ, statement[occ[0] : occ[1]] if occ else "", src, ctx[src[0] : src[1]], "source_context",
+                f"quote the qualifier too: {ctx[src[0]:src[1]].strip()!r}",
+                f"the source says {ctx[src[0]:src[1]].strip()!r}; the quote leaves out {cue!r} "
+                f"({'a hedge' if kind == 'modality' else 'a negation'}) and the statement does not restore it",
+            )
+        )  # fmt: skip
+    return hits
+
+
+def _statement_anchor(statement: str, quote: str, at_end: bool) -> tuple[int, int] | None:
+    """Where the statement restates the quoted words next to the omitted cue."""
+    if is_japanese(quote):
+        runs = ja_runs(quote)
+        for r in reversed(runs) if at_end else runs:
+            pos = statement.find(r.text)
+            if pos >= 0:
+                return pos, pos + len(r.text)
+        return None
+    toks = [t for t in words(quote) if len(t.text) >= 3]
+    s_toks = words(statement)
+    for t in reversed(toks) if at_end else toks:
+        for st in s_toks:
+            if stem(st.text) == stem(t.text):
+                return st.start, st.end
+    return None
+
+
+def _statement_uses_quote(statement: str, quote: str) -> bool:
+    """The statement restates the quote (shares most of its content words)."""
+    if is_japanese(quote):
+        runs = {r.text for r in ja_runs(quote)}
+        return bool(runs) and sum(r in statement for r in runs) >= max(1, len(runs) // 2)
+    q = {stem(t.text) for t in words(quote) if len(t.text) >= 3}
+    return bool(q) and len(q & stems_in(statement)) >= max(1, len(q) // 2)
+
+
+def _scope_hits(statement: str, quote: str, ctx: str, span: tuple[int, int]) -> list[Hit]:
+    if not states_quantity(quote):
+        return []
+    if is_japanese(quote):
+        found = ja_modifier_before(ctx, span[0])
+        if found is None:
+            return []
+        mod_start, modifier = found
+        runs = ja_runs(quote.strip()[:8])
+        if not runs or runs[0].start != 0:
+            return []
+        head_text = runs[0].text
+        if any(r.text in statement for r in ja_runs(modifier, min_len=2)) or head_text not in statement:
+            return []
+        pos = statement.find(head_text)
+        return [scope_hit(statement, Token(head_text, pos, pos + len(head_text)), ctx,
+                     (mod_start, span[0] + len(head_text)), modifier, "source_context")]  # fmt: skip
+    ctx_toks = words(ctx)
+    idx = next((i for i, t in enumerate(ctx_toks) if t.start == span[0]), None)
+    if idx is None:
+        return []
+    mod = en_modifier_before(ctx, ctx_toks, idx)
+    if mod is None or stem(mod.text) in stems_in(statement):
+        return []
+    head = ctx_toks[idx]
+    s_tok = next((t for t in words(statement) if t.low == head.low), None)
+    if s_tok is None:
+        return []
+    return [scope_hit(statement, s_tok, ctx, (mod.start, head.end), mod.text, "source_context")]
+
+
+def around_hits(statement: str, quote: str, source_context: str) -> list[Hit]:
+    span = locate(quote, source_context)
+    if span is None:
+        return []
+    hits = _number_hits(statement, quote, source_context, span)
+    hits += _modal_hits(statement, quote, source_context, span)
+    hits += _scope_hits(statement, quote, source_context, span)
+    return hits

@@ -1,0 +1,259 @@
+"""Number rules: a changed number, and a hedge or bound attached to a number that was dropped or turned.
+
+Numbers are read with :func:`claimledger.numbers.find_numbers` (``1,234``,
+``12.5%``, ``３０％``, ``1.2万``, ``4倍``, ``4x``), plus ``3割`` (30%) and a
+few spelled-out multipliers (``four times``, ``twice``, ``二倍``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from claimledger.checks.overclaim._hit import Hit
+from claimledger.checks.overclaim._text import (
+    EN_STOPWORDS,
+    is_japanese,
+    replace_span,
+    stem,
+)
+from claimledger.checks.overclaim.lexicon import (
+    APPROXIMABLE_EN,
+    APPROXIMABLE_JA,
+    NUM_PREFIX,
+    NUM_SUFFIX,
+    WORD_HEDGE_EN,
+    WORD_HEDGE_JA,
+)
+from claimledger.model.finding import Reason
+from claimledger.numbers import find_numbers, parse_value
+
+_WORD_MULT = re.compile(
+    r"\b(?:(?P<w>two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|"
+    r"fifty|hundred)[\s-](?P<u>times|fold|percent|per\s+cent)|(?P<t>twice|thrice))\b"
+    r"|(?P<k>[一二三四五六七八九十百]+)(?P<ku>倍|割)",
+    re.I,
+)
+_YEAR = re.compile(r"^(?:1[89]|20)\d\d$")
+
+
+@dataclass(frozen=True)
+class Num:
+    """A number in running text, with the hedges that stand right next to it."""
+
+    start: int
+    end: int
+    text: str
+    value: float
+    half: float
+    unit: str | None
+    hedges: frozenset[str]
+    hedge_start: int  # span of the number together with its hedge words
+    hedge_end: int
+    anchor: str | None  # the counter or word after it (人, users), for unitless numbers
+
+    @property
+    def hedged_text(self) -> str:
+        return self.text
+
+    def is_year(self) -> bool:
+        return self.unit is None and _YEAR.match(self.text.strip()) is not None
+
+
+def _anchor(text: str, end: int, start: int) -> str | None:
+    rest = text[end : end + 20]
+    if is_japanese(rest[:1]):
+        return rest[:1] if rest[:1] and rest[0] not in "、。のはがをにでと" else None
+    m = re.match(r"\s*(?:of\s+(?:the\s+)?)?([A-Za-z][A-Za-z-]+)", rest)
+    if m and m.group(1).lower() not in EN_STOPWORDS:
+        return stem(m.group(1))
+    before = re.search(r"([A-Za-z][A-Za-z-]+)\s*$", text[max(0, start - 20) : start])
+    if before and before.group(1).lower() not in EN_STOPWORDS:
+        return "<" + stem(before.group(1))
+    return None
+
+
+def _hedges(text: str, start: int, end: int) -> tuple[frozenset[str], int, int]:
+    found: set[str] = set()
+    hs, he = start, end
+    before = text[max(0, start - 40) : start]
+    after = text[end : end + 20]
+    for cls, pat in NUM_PREFIX.items():
+        m = pat.search(before)
+        if m:
+            found.add(cls)
+            hs = min(hs, start - (len(before) - m.start()))
+            # 最大で約4倍: a second prefix before the first
+            inner = before[: m.start()]
+            for cls2, pat2 in NUM_PREFIX.items():
+                m2 = pat2.search(inner)
+                if m2 and cls2 != cls:
+                    found.add(cls2)
+                    hs = min(hs, start - (len(before) - m2.start()))
+    for cls, pat in NUM_SUFFIX.items():
+        m = pat.match(after)
+        if m:
+            found.add(cls)
+            he = max(he, end + m.end())
+    return frozenset(found), hs, he
+
+
+def numbers_in(text: str) -> list[Num]:
+    out: list[Num] = []
+    taken: list[tuple[int, int]] = []
+    for m in find_numbers(text):
+        start, end, raw, val = m.start, m.end, m.text, m.value
+        value, half, unit = val.value, val.half_unit or 0.0, val.unit
+        if unit is None and text[end : end + 1] == "割":
+            end += 1
+            raw = text[start:end]
+            value, half, unit = value * 10, half * 10, "%"
+        if (start > 0 and text[start - 1] in "#§") or text[max(0, start - 1) : start] == "v":
+            continue
+        hedges, hs, he = _hedges(text, start, end)
+        out.append(Num(start, end, raw, value, half, unit, hedges, hs, he, _anchor(text, end, start)))
+        taken.append((start, end))
+    for wm in _WORD_MULT.finditer(text):
+        if any(a < wm.end() and wm.start() < b for a, b in taken):
+            continue
+        start, end = wm.span()
+        if wm.group("t"):
+            value, unit = (2.0 if wm.group("t").lower() == "twice" else 3.0), "x"
+        elif wm.group("k"):
+            parsed = parse_value(wm.group("k"))
+            if parsed is None:
+                continue
+            value, unit = (parsed.value, "x") if wm.group("ku") == "倍" else (parsed.value * 10, "%")
+        else:
+            parsed = parse_value(wm.group("w"))
+            if parsed is None:
+                continue
+            value = parsed.value
+            unit = "x" if wm.group("u").lower() in ("times", "fold") else "%"
+        hedges, hs, he = _hedges(text, start, end)
+        out.append(Num(start, end, wm.group(), value, 0.5, unit, hedges, hs, he, None))
+    return sorted(out, key=lambda n: n.start)
+
+
+def same_value(a: Num, b: Num) -> bool:
+    tol = max(a.half, b.half, 1e-9 * max(abs(a.value), abs(b.value)))
+    return abs(a.value - b.value) <= tol + 1e-12
+
+
+def _consistent_with_hedge(s: Num, q: Num) -> bool:
+    """A hedged statement number that the quote's number satisfies (about 40% vs 38.6%)."""
+    if "approx" in s.hedges and abs(s.value - q.value) <= 0.15 * max(abs(q.value), 1e-9):
+        return True
+    if "lower" in s.hedges and q.value >= s.value and "upper" not in q.hedges:
+        return True
+    return "upper" in s.hedges and q.value <= s.value and "lower" not in q.hedges
+
+
+def _comparable(s: Num, q: Num) -> bool:
+    if s.unit is not None or q.unit is not None:
+        return s.unit == q.unit
+    return s.anchor is not None and s.anchor == q.anchor
+
+
+def _hedge_words(text: str, n: Num) -> str:
+    return text[n.hedge_start : n.hedge_end]
+
+
+def _transplant(statement: str, s: Num, quote: str, q: Num) -> str:
+    """The statement with its number written as the quote writes it (hedge included)."""
+    prefix = quote[q.hedge_start : q.start]
+    suffix = quote[q.end : q.hedge_end]
+    return replace_span(statement, s.hedge_start, s.hedge_end, prefix + statement[s.start : s.end] + suffix)
+
+
+def _bound_turned(sh: frozenset[str], qh: frozenset[str]) -> bool:
+    if not qh or not sh:
+        return False
+    if "upper" in qh and "lower" in sh and "upper" not in sh:
+        return True
+    if "lower" in qh and "upper" in sh and "lower" not in sh:
+        return True
+    if qh == {"approx"} and sh == {"lower"}:
+        return True
+    return "upper" in qh and "approx" in sh and not ({"upper", "lower"} & sh)
+
+
+def number_hits(statement: str, quote: str) -> list[Hit]:
+    s_nums = numbers_in(statement)
+    q_nums = numbers_in(quote)
+    hits: list[Hit] = []
+    if not s_nums or not q_nums:
+        return hits
+    for s in s_nums:
+        matches = [q for q in q_nums if same_value(s, q)]
+        if matches:
+            q = min(matches, key=lambda q: (q.unit != s.unit, len(q.hedges ^ s.hedges)))
+            if q.hedges and not s.hedges:
+                cue = _hedge_words(quote, q)
+                hits.append(
+                    Hit(
+                        Reason.OVERCLAIM_HEDGE_DROPPED, "hedge_dropped",
+                        (s.start, s.end), s.text, (q.hedge_start, q.hedge_end), cue, "quote",
+                        _transplant(statement, s, quote, q),
+                        f"the quote says {cue!r} but the statement says {s.text!r}: the hedge was dropped",
+                    )
+                )  # fmt: skip
+            elif _bound_turned(s.hedges, q.hedges):
+                cue, said = _hedge_words(quote, q), _hedge_words(statement, s)
+                hits.append(
+                    Hit(
+                        Reason.OVERCLAIM_HEDGE_DROPPED, "bound_changed",
+                        (s.hedge_start, s.hedge_end), said, (q.hedge_start, q.hedge_end), cue, "quote",
+                        replace_span(statement, s.hedge_start, s.hedge_end, cue),
+                        f"the quote says {cue!r} but the statement says {said!r}: the bound was changed",
+                    )
+                )  # fmt: skip
+            continue
+        if s.is_year() and not any(q.is_year() for q in q_nums):
+            continue
+        rivals = [q for q in q_nums if _comparable(s, q)]
+        if not rivals or any(_consistent_with_hedge(s, q) for q in rivals):
+            continue
+        q = min(rivals, key=lambda q: abs(q.value - s.value) / max(abs(q.value), abs(s.value), 1e-9))
+        cue = _hedge_words(quote, q)
+        hits.append(
+            Hit(
+                Reason.OVERCLAIM_NUMBER_CHANGED, "number_changed",
+                (s.hedge_start, s.hedge_end), statement[s.hedge_start : s.hedge_end],
+                (q.hedge_start, q.hedge_end), cue, "quote",
+                replace_span(statement, s.hedge_start, s.hedge_end, cue),
+                f"the statement says {statement[s.hedge_start:s.hedge_end]!r} but the quote says {cue!r}",
+            )
+        )  # fmt: skip
+    return hits
+
+
+def word_hedge_hits(statement: str, quote: str) -> list[Hit]:
+    """A hedge on a non-numeric quantity dropped: "nearly doubled" -> "doubled", 「ほぼ半減」 -> 「半減」."""
+    hits: list[Hit] = []
+    ja = is_japanese(quote)
+    pattern = APPROXIMABLE_JA if ja else APPROXIMABLE_EN
+    hedge = WORD_HEDGE_JA if ja else WORD_HEDGE_EN
+    for m in pattern.finditer(quote):
+        h = hedge.search(quote[max(0, m.start() - 25) : m.start()])
+        if not h:
+            continue
+        word = m.group().lower()
+        cue_start = m.start() - (min(m.start(), 25) - h.start())
+        for sm in pattern.finditer(statement):
+            if sm.group().lower() != word:
+                continue
+            if hedge.search(statement[max(0, sm.start() - 25) : sm.start()]):
+                continue
+            # the statement keeps the quote's wording around it? then it is the same quantity
+            hits.append(
+                Hit(
+                    Reason.OVERCLAIM_HEDGE_DROPPED, "hedge_dropped",
+                    sm.span(), sm.group(), (cue_start, m.end()), quote[cue_start : m.end()], "quote",
+                    replace_span(statement, sm.start(), sm.end(), quote[cue_start : m.end()]),
+                    f"the quote says {quote[cue_start:m.end()]!r} but the statement says {sm.group()!r}: "
+                    "the hedge was dropped",
+                )
+            )  # fmt: skip
+            break
+    return hits
