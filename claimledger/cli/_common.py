@@ -6,8 +6,8 @@ Exit codes: 0 PASS, 1 FAIL, 2 usage or input error, 3 PARTIAL (or FAIL under
 
 from __future__ import annotations
 
+import hashlib
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -23,29 +23,26 @@ from claimledger._config import (
 )
 from claimledger.load.fetch import atomic_write
 from claimledger.model.report import EXIT_USAGE, Report
+from claimledger.output.html import render_html
 from claimledger.output.json import render_json
 from claimledger.output.markdown import render_markdown
+from claimledger.output.sarif import render_sarif
+from claimledger.output.terminal import TerminalProgress, is_terminal, print_summary
 
-FORMATS = ("markdown", "json")
+FORMATS = ("markdown", "json", "sarif", "html")
 
 
-class _Progress:
-    """Progress on stderr for runs that take more than a moment; silent when not a terminal."""
+class _Progress(TerminalProgress):
+    """Progress bar on stderr for runs that take more than a moment; silent when not a terminal."""
 
     def __init__(self, quiet: bool) -> None:
-        self.enabled = not quiet and sys.stderr.isatty()
-        self.started = time.monotonic()
-        self.shown = False
+        super().__init__(quiet=quiet)
 
-    def __call__(self, stage: str, done: int, total: int) -> None:
-        if not self.enabled or time.monotonic() - self.started < 0.5:
-            return
-        self.shown = True
-        click.echo(f"\r{stage}: {done}/{total}", err=True, nl=False)
 
-    def close(self) -> None:
-        if self.shown:
-            click.echo("", err=True)
+class _Rendered(str):
+    """A rendered report that remembers its report, so a terminal can get the rich summary."""
+
+    report: Report | None = None
 
 
 def _fail_input(message: str) -> None:
@@ -54,16 +51,43 @@ def _fail_input(message: str) -> None:
 
 
 def _emit(text: str, output: Path | None) -> None:
+    """Write the report: to ``output``, or to stdout (a rich summary when stdout is a terminal)."""
     if output is None:
+        if isinstance(text, _Rendered) and text.report is not None and is_terminal(sys.stdout):
+            print_summary(text.report)
+            return
         click.echo(text, nl=False)
     else:
         atomic_write(output, text.encode("utf-8"))
 
 
+def _draft_of(report: Report) -> tuple[str | None, str | None]:
+    """The draft's text and name when the report names a draft file that is still as checked."""
+    draft = report.reproducibility.get("draft")
+    path = draft.get("path") if isinstance(draft, dict) else draft
+    if not isinstance(path, str) or not path:
+        return None, None
+    try:
+        raw = Path(path).read_bytes()
+    except OSError:
+        return None, None
+    sha = draft.get("sha256") if isinstance(draft, dict) else None
+    if isinstance(sha, str) and sha != hashlib.sha256(raw).hexdigest():
+        return None, None  # changed since the check: its lines no longer match the findings
+    return raw.decode("utf-8", errors="replace"), path
+
+
 def render(report: Report, fmt: str) -> str:
     if fmt == "json":
         return render_json(report)
-    return render_markdown(report)
+    if fmt == "sarif":
+        return render_sarif(report)
+    if fmt == "html":
+        draft_text, draft_name = _draft_of(report)
+        return render_html(report, draft_text, draft_name)
+    text = _Rendered(render_markdown(report))
+    text.report = report
+    return text
 
 
 def common_check_options(fn: Any) -> Any:
