@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -91,14 +91,6 @@ def run(
         return semantic_findings(claims, ctx, judge, **kw)
     finally:
         judge.close()
-
-
-@pytest.fixture
-def close_ctx() -> Iterator[list[RunContext]]:
-    made: list[RunContext] = []
-    yield made
-    for ctx in made:
-        ctx.close()
 
 
 # ---------------------------------------------------------------- verdicts

@@ -21,7 +21,7 @@ _PATTERNS = [
     r"[^.\n]{0,20}\b(?:instructions?|prompts?|rules?|directions?|guidelines?)\b",
     r"\b(?:answer|respond|reply|say|output|return|mark|classify|rate)\b[^.\n]{0,30}"
     r"[\"'“”‘’]?\b(?:supported|verified|true|correct|pass(?:ed)?)\b[\"'“”‘’]?\s*(?:[.!]|$|for|to|regardless)",
-    r"\b(?:you are|you're|act as|acting as)\s+(?:now\s+)?(?:an?\s+|the\s+)?(?:ai|assistant|language model|"
+    r"\b(?:you are|you're|act as|acting as)\s+(?:now\s+)?(?:an?\s+|the\s+)?(?:[a-z-]+\s+){0,2}(?:ai|assistant|language model|"
     r"verifier|judge|fact[- ]checker|chatbot)\b",
     r"\b(?:system|developer)\s+(?:prompt|message|instructions?)\b",
     r"<\|?\s*(?:system|im_start|im_end|assistant|user)\s*\|?>",
