@@ -249,6 +249,8 @@ def test_injection_patterns(text: str) -> None:
         "Participants were instructed to ignore the noise.",
         "The evidence supported the hypothesis in all previous trials.",
         "指示に従って回答した参加者は全体の4割だった。",
+        "正しいと回答した参加者は全体の6割で、結果は真と判定された。",
+        "We study how a system prompt shapes the answers of a language model.",
     ],
 )
 def test_ordinary_text_is_not_an_injection(text: str) -> None:
