@@ -482,7 +482,7 @@ def test_concurrency_limit_is_respected(make_ctx: MakeCtx) -> None:
     with chat_server(policy=slow) as server:
         findings, _ = run("openai", server, ctx, claims, concurrency=2, use_cache=False)
     assert findings == [] and server.count == 4
-    assert server.max_in_flight[0] == 2
+    assert 1 <= server.max_in_flight[0] <= 2  # never more in flight than the limit
 
 
 def test_claims_without_statement_or_source_are_skipped_and_listed(make_ctx: MakeCtx) -> None:
