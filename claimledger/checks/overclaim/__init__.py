@@ -64,7 +64,7 @@ def overclaim_hits(statement: str, quote: str | None, source_context: str | None
     q = _strip_outer_quotes(quote) if quote else ""
     hits: list[Hit] = []
     if q:
-        hits += number_hits(statement, q)
+        hits += number_hits(statement, q, source_context)
         hits += word_hedge_hits(statement, q)
         hits += negation_hits(statement, q)
         hits += quantifier_hits(statement, q)

@@ -115,21 +115,55 @@ def ja_runs(text: str, min_len: int = 2) -> list[Token]:
 
 
 def ja_anchor_before(text: str, pos: int, window: int = 10) -> Token | None:
-    """The last content run (two characters or more) ending within ``window`` chars before ``pos``.
+    """The content run (two characters or more) nearest before ``pos``, within ``window`` chars.
 
     For 「生産性が向上する可能性がある」 and the position of 可能性 this is 向上.
-    Stops at sentence punctuation.
+    Stops at sentence punctuation; when the nearest run is a single character
+    (駆け寄った) there is no reliable anchor and the answer is None.
     """
     lo = max(0, pos - window)
     segment = text[lo:pos]
     cut = max(segment.rfind(c) for c in "、。，,.!?！？")
     if cut >= 0:
         lo, segment = lo + cut + 1, segment[cut + 1 :]
-    runs = [r for r in ja_runs(segment) if not _is_ja_number(r.text)]
-    if not runs:
+    runs = [r for r in ja_runs(segment, min_len=1) if not _is_ja_number(r.text)]
+    if not runs or len(runs[-1].text) < 2:
         return None
     r = runs[-1]
     return Token(r.text, lo + r.start, lo + r.end)
+
+
+def context_agrees(a: str, a_span: tuple[int, int], b: str, b_span: tuple[int, int], ja: bool) -> bool:
+    """Do the words around ``a_span`` in ``a`` and around ``b_span`` in ``b`` overlap?
+
+    A shared anchor word alone can be a coincidence; a shared neighbour makes it
+    likely that both spans speak of the same thing.
+    """
+    if ja:
+        def near_ja(text: str, span: tuple[int, int]) -> set[str]:
+            seg = text[max(0, span[0] - 12) : span[0]] + " " + text[span[1] : span[1] + 12]
+            return {r.text for r in ja_runs(seg)}
+
+        return bool(near_ja(a, a_span) & near_ja(b, b_span))
+
+    def near_en(text: str, span: tuple[int, int]) -> set[str]:
+        toks = words(text)
+        idx = [i for i, t in enumerate(toks) if t.start < span[1] and span[0] < t.end]
+        if not idx:
+            idx = [min(range(len(toks)), key=lambda i: abs(toks[i].start - span[0]))] if toks else []
+        if not idx:
+            return set()
+        lo, hi = max(0, idx[0] - 5), min(len(toks), idx[-1] + 6)
+        return {stem(t.text) for t in toks[lo:hi] if is_content_word(t)} - {
+            stem(t.text) for i, t in enumerate(toks) if i in idx
+        }
+
+    return bool(near_en(a, a_span) & near_en(b, b_span))
+
+
+def ends_run(text: str, end: int) -> bool:
+    """The Japanese span ending at ``end`` is not followed by more of the same word (重要 in 重要性)."""
+    return end >= len(text) or not is_content_char(text[end])
 
 
 def ja_anchor_after(text: str, pos: int, window: int = 8) -> Token | None:

@@ -175,7 +175,7 @@ def _statement_uses_quote(statement: str, quote: str) -> bool:
 
 
 def _scope_hits(statement: str, quote: str, ctx: str, span: tuple[int, int]) -> list[Hit]:
-    if not states_quantity(quote):
+    if not (states_quantity(quote) and states_quantity(statement)):
         return []
     if is_japanese(quote):
         found = ja_modifier_before(ctx, span[0])

@@ -97,6 +97,13 @@ MODAL_SUPPRESS_JA = re.compile(
 ASSOC_JA = re.compile(r"関連|相関|関係が(?:ある|あり|見られ)")
 CAUSAL_JA = re.compile(r"原因|引き起こ|もたら|によって(?:生|起)|のせいで|ため(?:に)?(?:起|生)")
 
+
+# Hiragana that is not a particle: a hiragana-only cue right after one is inside another word
+# (たたいている contains たいてい).
+_PARTICLES = "のはがをにでともへや"
+_NON_PARTICLE = "".join(chr(c) for c in range(0x3041, 0x3097) if chr(c) not in _PARTICLES)
+_G = f"(?<![{_NON_PARTICLE}])"
+
 # --- quantifiers (some -> all) ----------------------------------------------------------
 QUANT_EN: list[tuple[int, re.Pattern[str]]] = [
     (
@@ -132,22 +139,22 @@ QUANT_JA: list[tuple[int, re.Pattern[str]]] = [
     (
         4,
         re.compile(
-            r"(?<!ほぼ)(?<!ほとんど)(?:全て|すべて|全部|全員|あらゆる|常に|必ず(?!しも)|いつも|例外なく|"
+            rf"(?<!ほぼ)(?<!ほとんど)(?:全て|{_G}すべて|全部|全員|{_G}あらゆる|常に|必ず(?!しも)|{_G}いつも|例外なく|"
             r"誰もが|誰でも|いずれも|一律に?)"
         ),
     ),
     (
         3,
         re.compile(
-            r"大半|大部分|過半数|ほとんど|多くの場合|大多数|おおむね|概ね|通常|たいてい|大抵|主に|"
+            rf"大半|大部分|過半数|{_G}ほとんど|多くの場合|大多数|{_G}おおむね|概ね|通常|{_G}たいてい|大抵|主に|"
             r"ほぼ(?:全て|すべて|全員|全部|常に)"
         ),
     ),
-    (2, re.compile(r"多く(?!の場合)|多数|しばしば|頻繁に|よく(?=[見使用ある])")),
+    (2, re.compile(rf"多く(?!の場合)|多数|{_G}しばしば|頻繁に|{_G}よく(?=[見使用ある])")),
     (
         1,
         re.compile(
-            r"一部|いくつか|幾つか|一定数|少数|ときどき|時々|時折|場合が(?:ある|あり)|ことが(?:ある|あり)|中には"
+            rf"一部|{_G}いくつか|幾つか|一定数|少数|{_G}ときどき|時々|時折|場合が(?:ある|あり)|ことが(?:ある|あり)|中には"
         ),
     ),
 ]
@@ -166,12 +173,19 @@ NEGATION_EN = re.compile(
     r"unable\s+to)\b|n't\b",
     re.I,
 )
+# The cues whose next content word is the negated predicate ("did not improve"); "no fish" is not one.
+VERBAL_NEGATION_EN = re.compile(r"\b(?:not|never|cannot|fail(?:s|ed)?\s+to|unable\s+to)\b|n't\b", re.I)
 NOT_NEGATION_JA = re.compile(
     r"少な(?:い|く|かっ)|危な|つまらな|だけでなく|だけではなく|のみならず|に限らず|かもしれな|に違いな|"
     r"にすぎな|に過ぎな|しかな|ほかならな|他ならな|欠かせな|否定できな|否めな|ではないか|のではないか|"
     r"じゃないか|絶えな|やむを得な|やむをえな|ならない|なければ|なくては|いけない|問わず|関わらず|かかわらず|"
     r"思わず|相変わらず|少なからず|間もなく|まもなく|わずか|必ず|はず|ずつ|いずれ|まず|ずっと|構わな|"
     r"たまらな|変わらな|変わりな"
+)
+# 「教職課程のない」 ("without") is adjectival, not a negated predicate: the rule does not anchor on it.
+VERBAL_NEGATION_JA = re.compile(
+    r"(?<!の)(?:とは言え(?:な|ま)|とはいえ(?:な|ま)|わけでは(?:な|あり)|とは限ら|ない|なかった|ません|"
+    r"[せさけめべえらかわた]ず(?:に|、|。|$))"
 )
 NEGATION_JA = re.compile(
     r"とは言え(?:な|ま)|とはいえ(?:な|ま)|わけでは(?:な|あり)|とは限ら|ない|なかった|なく|ません|"
@@ -191,6 +205,14 @@ EN_NP_BOUNDARY = _wordset(
     """the a an of for among in on at by with to that and or but all most many some these those their its
     our his her every each any no both while whereas as from than"""
 )
+# Hyphenated words that praise or date a noun rather than restrict it.
+NON_RESTRICTIVE_EN = _wordset(
+    """cutting-edge state-of-the-art well-known high-quality world-class award-winning so-called built-in
+    up-to-date real-time long-term short-term much-needed long-awaited highly-anticipated first-ever
+    year-over-year year-on-year all-time"""
+)
+# Japanese prefixes of a compound that date or frame it rather than restrict it.
+JA_NON_RESTRICTIVE_PREFIX = re.compile(r"^(?:当初|現在|今回|当時|従来|近年|今後|将来|最近|昨年|今年|毎年|全体|同)$")
 JA_NON_RESTRICTIVE = re.compile(r"^(?:この|その|あの|どの|これらの|それらの|同じ|こうした|そうした|ある)$")
 
 # --- text around a quote (the quote leaves out a hedge that stands next to it) ----------

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from claimledger.checks.overclaim._hit import Hit
 from claimledger.checks.overclaim._text import (
     EN_STOPWORDS,
+    context_agrees,
     is_japanese,
     replace_span,
     stem,
@@ -35,6 +36,11 @@ _WORD_MULT = re.compile(
     re.I,
 )
 _YEAR = re.compile(r"^(?:1[89]|20)\d\d$")
+_MONTH = re.compile(
+    r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
+    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -58,6 +64,13 @@ class Num:
 
     def is_year(self) -> bool:
         return self.unit is None and _YEAR.match(self.text.strip()) is not None
+
+    def is_date_part(self, text: str) -> bool:
+        """A day, month or year in a date (March 6, 6 March, 2024年5月1日, 2020-21)."""
+        if self.unit is not None:
+            return False
+        near = text[max(0, self.start - 12) : self.end + 12]
+        return bool(_MONTH.search(near)) or text[self.end : self.end + 1] in ("年", "月", "日")
 
 
 def _anchor(text: str, end: int, start: int) -> str | None:
@@ -178,9 +191,10 @@ def _bound_turned(sh: frozenset[str], qh: frozenset[str]) -> bool:
     return "upper" in qh and "approx" in sh and not ({"upper", "lower"} & sh)
 
 
-def number_hits(statement: str, quote: str) -> list[Hit]:
+def number_hits(statement: str, quote: str, source_context: str | None = None) -> list[Hit]:
     s_nums = numbers_in(statement)
     q_nums = numbers_in(quote)
+    c_nums = numbers_in(source_context) if source_context else []
     hits: list[Hit] = []
     if not s_nums or not q_nums:
         return hits
@@ -209,9 +223,15 @@ def number_hits(statement: str, quote: str) -> list[Hit]:
                     )
                 )  # fmt: skip
             continue
-        if s.is_year() and not any(q.is_year() for q in q_nums):
+        if (s.is_year() and not any(q.is_year() for q in q_nums)) or s.is_date_part(statement):
             continue
-        rivals = [q for q in q_nums if _comparable(s, q)]
+        if any(same_value(s, c) and (c.unit == s.unit or c.unit is None or s.unit is None) for c in c_nums):
+            continue  # the figure stands in the source right around the quote: not made up
+        ja = is_japanese(statement)
+        rivals = [
+            q for q in q_nums
+            if _comparable(s, q) and context_agrees(statement, (s.start, s.end), quote, (q.start, q.end), ja)
+        ]  # fmt: skip
         if not rivals or any(_consistent_with_hedge(s, q) for q in rivals):
             continue
         q = min(rivals, key=lambda q: abs(q.value - s.value) / max(abs(q.value), abs(s.value), 1e-9))

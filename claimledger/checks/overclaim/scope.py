@@ -26,6 +26,8 @@ from claimledger.checks.overclaim._text import (
 from claimledger.checks.overclaim.lexicon import (
     EN_NP_BOUNDARY,
     JA_NON_RESTRICTIVE,
+    JA_NON_RESTRICTIVE_PREFIX,
+    NON_RESTRICTIVE_EN,
     QUANT_EN,
     QUANT_JA,
     RESTRICTIVE_EN,
@@ -94,6 +96,8 @@ def _ja_hits(statement: str, quote: str) -> list[Hit]:
         for q in q_runs:
             if q.text.endswith(run.text) and len(q.text) - len(run.text) >= 2:
                 mod_start, modifier = q.start, q.text[: len(q.text) - len(run.text)]
+                if JA_NON_RESTRICTIVE_PREFIX.match(modifier):
+                    continue
                 span = (q.start, q.end)
             elif q.text == run.text or (q.text.startswith(run.text) and len(run.text) >= 3):
                 found = ja_modifier_before(quote, q.start)
@@ -120,8 +124,11 @@ def en_modifier_before(text: str, toks: list[Token], index: int) -> Token | None
     if gap.strip():
         return None
     low = prev.low
-    if low in EN_NP_BOUNDARY:
+    if low in EN_NP_BOUNDARY or low in NON_RESTRICTIVE_EN:
         return None
+    head = toks[index].text
+    if head[:1].isupper() and not head.isupper():
+        return None  # part of a name (Floating Bridge, Father Juan)
     if "-" in low and not low.endswith("-"):
         return prev
     if low in RESTRICTIVE_EN:
@@ -174,6 +181,6 @@ def scope_hit(statement: str, tok: Token, src: str, span: tuple[int, int], modif
 
 
 def scope_hits(statement: str, quote: str) -> list[Hit]:
-    if not states_quantity(quote):
+    if not (states_quantity(quote) and states_quantity(statement)):
         return []
     return _ja_hits(statement, quote) if is_japanese(quote) else _en_hits(statement, quote)

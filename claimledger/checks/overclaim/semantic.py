@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from claimledger.checks.overclaim._hit import Hit
 from claimledger.checks.overclaim._text import (
     Token,
+    context_agrees,
+    ends_run,
     find_stem,
     is_japanese,
     ja_anchor_after,
@@ -37,6 +39,8 @@ from claimledger.checks.overclaim.lexicon import (
     NOT_NEGATION_JA,
     QUANT_EN,
     QUANT_JA,
+    VERBAL_NEGATION_EN,
+    VERBAL_NEGATION_JA,
 )
 from claimledger.model.finding import Reason
 
@@ -53,7 +57,8 @@ def _anchor_en(text: str, toks: list[Token], cue_end: int) -> Token | None:
 def _occurrences(text: str, anchor: str, ja: bool) -> Iterator[tuple[int, int]]:
     if ja:
         for m in re.finditer(re.escape(anchor), text):
-            yield m.span()
+            if ends_run(text, m.end()):
+                yield m.span()
     else:
         for tok in find_stem(words(text), stem(anchor)):
             yield tok.start, tok.end
@@ -73,7 +78,8 @@ def modality_hits(statement: str, quote: str) -> list[Hit]:
         anchor = ja_anchor_before(quote, m.start()) if ja else _anchor_en(quote, toks, m.end())
         if anchor is None:
             continue
-        occ = next(_occurrences(statement, anchor.text, ja), None)
+        a_span = (anchor.start, anchor.end)
+        occ = next((o for o in _occurrences(statement, anchor.text, ja) if context_agrees(statement, o, quote, a_span, ja)), None)
         if occ is None:
             continue
         src = (min(m.start(), anchor.start), max(m.end(), anchor.end))
@@ -174,47 +180,43 @@ def quantifier_hits(statement: str, quote: str) -> list[Hit]:
 
 
 def _negations(text: str, ja: bool) -> list[tuple[int, int, Token]]:
-    """(cue start, cue end, anchor) for each negation cue with an anchor word."""
+    """(cue start, cue end, anchor) for each verbal negation cue with an anchor word."""
     if ja:
         clean = _blank(text, NOT_NEGATION_JA)
         out = []
-        for m in NEGATION_JA.finditer(clean):
-            anchor = ja_anchor_before(text, m.start(), window=8)
+        for m in VERBAL_NEGATION_JA.finditer(clean):
+            anchor = ja_anchor_before(text, m.start(), window=6)
             if anchor is not None:
                 out.append((m.start(), m.end(), anchor))
         return out
     clean = _blank(text, NOT_NEGATION_EN)
     toks = words(text)
     out = []
-    for m in NEGATION_EN.finditer(clean):
+    for m in VERBAL_NEGATION_EN.finditer(clean):
         anchor = next_content_word(toks, m.end(), limit=4)
-        if anchor is not None:
+        if anchor is not None and anchor.low not in _LIGHT_VERBS:
             out.append((m.start(), m.end(), anchor))
     return out
 
 
-def _negated_at(text: str, span: tuple[int, int], ja: bool) -> bool:
-    """Is the word at ``span`` negated in ``text`` (a cue close before it, or after it in Japanese)?"""
+_LIGHT_VERBS = frozenset(["get", "got", "make", "made", "take", "took", "give", "gave", "go", "went", "come", "came", "put", "set", "keep", "kept", "let", "help"])
+
+
+def _has_negation(text: str, ja: bool) -> bool:
     if ja:
-        clean = _blank(text, NOT_NEGATION_JA)
-        if span[0] > 0 and text[span[0] - 1] in "非不未無":
-            return True
-        return NEGATION_JA.search(clean[span[1] : span[1] + 9]) is not None
-    clean = _blank(text, NOT_NEGATION_EN)
-    window = clean[max(0, span[0] - 40) : span[0]]
-    if re.search(r"[,;:]", window):
-        window = re.split(r"[,;:]", window)[-1]
-    return NEGATION_EN.search(window) is not None or bool(
-        re.match(r"\w*(?:less|un)\b", text[span[0] : span[1]])
-    )
+        return NEGATION_JA.search(_blank(text, NOT_NEGATION_JA)) is not None
+    return NEGATION_EN.search(_blank(text, NOT_NEGATION_EN)) is not None
 
 
 def negation_hits(statement: str, quote: str) -> list[Hit]:
     ja = is_japanese(quote)
     hits: list[Hit] = []
-    for c0, c1, anchor in _negations(quote, ja):
+    # Polarity is compared only when one side has no negation at all: with negations on both
+    # sides, a paraphrase moves them around too easily to tell a flip from a rewording.
+    s_neg, q_neg = _has_negation(statement, ja), _has_negation(quote, ja)
+    for c0, c1, anchor in _negations(quote, ja) if not s_neg else []:
         for occ in _occurrences(statement, anchor.text, ja):
-            if not _negated_at(statement, occ, ja):
+            if context_agrees(statement, occ, quote, (anchor.start, anchor.end), ja):
                 src = (min(c0, anchor.start), max(c1, anchor.end))
                 hits.append(
                     Hit(
@@ -225,10 +227,10 @@ def negation_hits(statement: str, quote: str) -> list[Hit]:
                         f"{statement[occ[0]:occ[1]]!r}",
                     )
                 )  # fmt: skip
-            break
-    for c0, c1, anchor in _negations(statement, ja):
+                break
+    for c0, c1, anchor in _negations(statement, ja) if not q_neg else []:
         for occ in _occurrences(quote, anchor.text, ja):
-            if not _negated_at(quote, occ, ja):
+            if context_agrees(statement, (anchor.start, anchor.end), quote, occ, ja):
                 span = (min(c0, anchor.start), max(c1, anchor.end))
                 hits.append(
                     Hit(
@@ -239,5 +241,5 @@ def negation_hits(statement: str, quote: str) -> list[Hit]:
                         f"{quote[occ[0]:occ[1]]!r}",
                     )
                 )  # fmt: skip
-            break
+                break
     return hits
