@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import platform
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from claimledger._config import GateConfig
@@ -73,12 +73,40 @@ def _reproducibility(ledger: Ledger, ctx: RunContext, config: GateConfig) -> dic
     }
 
 
+def _check_draft(
+    draft: str | Path,
+    ledger: Ledger,
+    ctx: RunContext,
+    findings: list[Finding],
+    allow: Sequence[str],
+    section: str | None,
+    fmt: str | None,
+) -> int:
+    """Add a draft's findings (marks re-verified, unlisted audit); returns how many it examined."""
+    from claimledger._drafts import DraftRun, draft_findings
+    from claimledger.checks.marks import DraftChecker
+    from claimledger.extract.draft import read_draft
+    from claimledger.extract.marks import Analysis
+
+    d = read_draft(draft, fmt)
+    analysis = Analysis(d, known_keys=set(ledger.sources), min_chars=ctx.config.min_quote_chars)
+    run = DraftRun(d, ledger, ledger._path, ctx, analysis, DraftChecker(analysis, ctx))
+    added = draft_findings(run, allow, section)
+    findings.extend(added)
+    return len(added)
+
+
 def gate(
     ledger: str | Path | Ledger,
     *,
     config: GateConfig | None = None,
     base_dir: str | Path | None = None,
     progress: Progress | None = None,
+    draft: str | Path | None = None,
+    sources: Mapping[str, str] | None = None,
+    allow: Sequence[str] = (),
+    section: str | None = None,
+    draft_format: str | None = None,
 ) -> Report:
     """Check every claim of a ledger and return a typed :class:`Report`.
 
@@ -86,6 +114,13 @@ def gate(
     Paths in the ledger are relative to its folder (or ``base_dir``). Raises
     :class:`~claimledger.InputError` only for unusable input (malformed ledger,
     missing metrics file); everything else becomes a finding.
+
+    With ``draft`` (a .md, .qmd, .tex or text file) the draft is checked too:
+    every mark is re-verified (a writer's [V] the program does not confirm is
+    HIGH), its cited quotations are checked, and the unlisted audit flags every
+    figure, quotation and citation key no ledger claim backs (``allow``:
+    patterns to skip; ``section``: audit only that section). ``sources`` adds
+    or overrides source ids (``--source KEY=PATH``).
     """
     config = config or GateConfig()
     for path in config.metrics_files:
@@ -96,6 +131,10 @@ def gate(
     else:
         parsed = load_ledger(ledger)
         folder = Path(base_dir) if base_dir else Path(ledger).resolve().parent
+    if sources:
+        merged = parsed.model_copy(update={"sources": {**parsed.sources, **sources}})
+        merged._path, merged._sha256 = parsed._path, parsed._sha256
+        parsed = merged
     ctx = RunContext.create(parsed, folder, config)
     findings: list[Finding] = []
     try:
@@ -109,10 +148,13 @@ def gate(
             findings.append(_run_claim(claim, ctx))
         if progress:
             progress("checking claims", total, total)
+        draft_total = 0
+        if draft is not None:
+            draft_total = _check_draft(draft, parsed, ctx, findings, allow, section, draft_format)
         report = Report(
             outcome=outcome_of(findings),
             findings=findings,
-            claims_total=len(parsed.claims),
+            claims_total=len(parsed.claims) + draft_total,
             fail_closed=config.fail_closed,
             reproducibility=_reproducibility(parsed, ctx, config),
         )

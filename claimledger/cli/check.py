@@ -3,26 +3,54 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Any
+
+import click
 
 from claimledger._api import gate
 from claimledger._exceptions import InputError
+from claimledger._receipts import ensure_receipt_target, write_run_receipt
 from claimledger.cli._common import _emit, _fail_input, _Progress, common_check_options, config_from, render
+from claimledger.cli._draft_options import allow_from, allow_options, source_options, sources_from
 from claimledger.cli._group import cli
+from claimledger.extract.draft import detect_format, read_draft
 
 
 @cli.command()
+@click.argument("draft", required=False, type=click.Path(path_type=Path))
 @common_check_options
-def check(**kw: Any) -> None:
+@source_options
+@allow_options
+@click.option("--receipt", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write a receipt (RFC 8785 canonical JSON) of this run.")  # fmt: skip
+def check(draft: Path | None, receipt: Path | None, **kw: Any) -> None:
     """Check every claim of a ledger: quotes against sources, numbers against data.
+
+    With DRAFT (.md, .qmd, .tex or text) the draft is checked too: every
+    [V]/[D] mark is re-verified and every figure, quotation and citation key
+    that no ledger claim backs is a HIGH finding (the unlisted audit).
 
     \b
     Example:
       claimledger check --ledger examples/en/ledger.yaml --metrics examples/en/metrics.py
+      claimledger check examples/ja_digest/digest.md --ledger examples/ja_digest/ledger.yaml
     """
     progress = _Progress(kw["quiet"])
     try:
-        report = gate(kw["ledger"], config=config_from(kw), progress=progress)
+        ensure_receipt_target(receipt)
+        config = config_from(kw)
+        sources = sources_from(kw)
+        report = gate(kw["ledger"], config=config, progress=progress, draft=draft, sources=sources,
+                      allow=allow_from(kw), section=kw["section"], draft_format=kw["draft_format"])  # fmt: skip
+        if receipt is not None:
+            text = read_draft(draft, kw["draft_format"]).text if draft is not None else None
+            fmt = detect_format(draft, kw["draft_format"]) if draft is not None else None
+            write_run_receipt(
+                receipt, command="check", draft_path=draft, draft_text=text, draft_format=fmt,
+                ledger_path=kw["ledger"], extra_sources=sources, config=config,
+                outcome=report.outcome.value, findings=report.findings,
+            )  # fmt: skip
     except InputError as exc:
         progress.close()
         _fail_input(str(exc))

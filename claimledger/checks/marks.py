@@ -1,0 +1,194 @@
+"""Re-verifying a draft's claims, and the mark each one deserves.
+
+A quotation is [V] only when :func:`check_quote_text` finds it verbatim in a
+source its citation names; a number is [V] only when a ledger number claim
+backs it (same figure as displayed) and :func:`check_number` verifies that
+claim (recompute from data, or the figure printed in a verified passage).
+Anything else is [D]: the writer's own mark is never read as evidence.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from claimledger.checks.context import RunContext
+from claimledger.checks.numeric import check_number
+from claimledger.checks.quote import check_quote_text, strip_outer_quotes
+from claimledger.extract.marks import Analysis, Target
+from claimledger.extract.mentions import NumberKey, NumberMention, number_key, same_number
+from claimledger.model.claim import NumberClaim, QuoteClaim
+from claimledger.model.finding import Finding, Reason, Status
+from claimledger.normalize import normalize_quote
+from claimledger.reconcile import assign_tier
+
+CHECK = "draft_marks"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A draft claim, the finding that decides its mark, and the ledger claim backing it."""
+
+    target: Target
+    finding: Finding
+    claim_id: str
+    line: int
+    column: int
+    backing: str | None = None
+
+    @property
+    def letter(self) -> str:
+        return "V" if self.finding.status is Status.VERIFIED else "D"
+
+    @property
+    def writer_letter(self) -> str | None:
+        return self.target.mark.letter if self.target.mark else None
+
+
+def draft_claim_id(line: int, column: int) -> str:
+    return f"draft:{line}:{column}"
+
+
+class DraftChecker:
+    """Checks every claim of one analysed draft against one run context (sources, data)."""
+
+    def __init__(self, analysis: Analysis, ctx: RunContext) -> None:
+        self.analysis = analysis
+        self.ctx = ctx
+        self.number_claims: list[tuple[NumberClaim, NumberKey]] = []
+        self.quote_claims: list[tuple[str, str, str]] = []  # (claim id, source, normalized quote)
+        for claim in ctx.ledger.claims:
+            if isinstance(claim, NumberClaim):
+                key = number_key(claim.value)
+                if key is not None:
+                    self.number_claims.append((claim, key))
+            if isinstance(claim, QuoteClaim):
+                self.quote_claims.append((claim.id, claim.source, normalize_quote(strip_outer_quotes(claim.quote))))
+        self._quote_cache: dict[tuple[str, str], Finding] = {}
+        self._number_cache: dict[str, Finding] = {}
+
+    def location(self, prose_start: int) -> tuple[int, int, dict[str, object]]:
+        line, col = self.analysis.draft.where(prose_start)
+        return line, col, {"file": self.analysis.draft.path, "line": line, "column": col}
+
+    def backing_number(self, mention: NumberMention, line: int) -> NumberClaim | None:
+        """The ledger number claim that states this figure (a located claim must sit on this line)."""
+        best: NumberClaim | None = None
+        for claim, key in self.number_claims:
+            if not same_number(mention.key, key):
+                continue
+            if claim.location is not None:
+                if claim.location.line == line:
+                    return claim
+                continue
+            best = best or claim
+        return best
+
+    def backing_quote(self, target: Target) -> str | None:
+        nq = normalize_quote(target.text)
+        for cid, source, ledger_quote in self.quote_claims:
+            if source in target.keys and nq and nq in ledger_quote:
+                return cid
+        return None
+
+    def targets(self, *, with_backed_numbers: bool = True) -> list[Target]:
+        """The analysis' targets plus, optionally, unmarked numbers that a ledger claim backs."""
+        targets = list(self.analysis.targets)
+        if not with_backed_numbers or not self.number_claims:
+            return targets
+        taken = {(t.start, t.end) for t in targets if t.kind == "number"}
+        extra: list[Target] = []
+        for m in self.analysis.mentions:
+            if (m.start, m.end) in taken or self.analysis.quotation_containing(m.start) is not None:
+                continue
+            line, _col = self.analysis.draft.where(m.start)
+            if self.backing_number(m, line) is None:
+                continue
+            cit = self.analysis.citation_for(m.start, m.end)
+            extra.append(Target("number", m.start, m.end, m.text, None, cit, self.analysis.sentence_of(m.start), m))
+        return sorted(targets + extra, key=lambda t: t.start)
+
+    def verdicts(self, *, with_backed_numbers: bool = True) -> list[Verdict]:
+        return [self.verdict(t) for t in self.targets(with_backed_numbers=with_backed_numbers)]
+
+    def verdict(self, target: Target) -> Verdict:
+        line, col, loc = self.location(target.start)
+        cid = draft_claim_id(line, col)
+        backing: str | None = None
+        alternative: str | None = None
+        if target.kind == "orphan":
+            finding = Finding(
+                cid, CHECK, Status.DISCREPANCY, Reason.MARK_ORPHAN,
+                f"the mark {target.text} follows neither a quotation nor a number, so it marks nothing; "
+                "put it right after the quotation or figure it is about",
+            )  # fmt: skip
+        elif target.kind == "quote":
+            finding = self._check_quote(cid, target)
+            backing = self.backing_quote(target)
+        else:
+            assert target.mention is not None
+            claim = self.backing_number(target.mention, line)
+            if claim is None:
+                finding = Finding(
+                    cid, CHECK, Status.UNVERIFIABLE, Reason.NUMBER_UNBACKED,
+                    f"no ledger number claim backs {target.text!r}; a figure is [V] only when recomputed "
+                    "from data (`sql`/`metric`) or read in a verified passage (`source` + `quote`)",
+                    claimed=target.text,
+                )  # fmt: skip
+            else:
+                backing = claim.id
+                alternative = claim.author_alternative
+                finding = self._check_number(claim)
+                finding = dataclasses.replace(
+                    finding, claim_id=cid, message=f"{finding.message} (ledger claim {claim.id})"
+                )
+        finding = dataclasses.replace(finding, claim_id=cid, location=loc, check=CHECK)
+        if finding.claimed is None:
+            finding = dataclasses.replace(finding, claimed=target.text)
+        return Verdict(target, assign_tier(finding, alternative), cid, line, col, backing)
+
+    def _check_quote(self, cid: str, target: Target) -> Finding:
+        if not target.keys:
+            return Finding(
+                cid, CHECK, Status.UNVERIFIABLE, Reason.QUOTE_UNCITED,
+                "a marked quotation needs its source: a citation ([@key] or \\cite{key}) in the same sentence",
+            )  # fmt: skip
+        results: list[Finding] = []
+        for key in target.keys:
+            cache_key = (key, target.text)
+            found = self._quote_cache.get(cache_key)
+            if found is None:
+                try:
+                    found = check_quote_text(cid, key, target.text, self.ctx)
+                except Exception as exc:  # fail closed, never crash the run
+                    found = Finding(cid, CHECK, Status.ERROR, Reason.CHECK_CRASHED,
+                                    f"internal error ({type(exc).__name__}: {exc}); not verified")  # fmt: skip
+                self._quote_cache[cache_key] = found
+            if found.status is Status.VERIFIED:
+                return found
+            results.append(found)
+        return results[0]
+
+    def _check_number(self, claim: NumberClaim) -> Finding:
+        found = self._number_cache.get(claim.id)
+        if found is None:
+            try:
+                found = check_number(claim, self.ctx)
+            except Exception as exc:  # fail closed
+                found = Finding(claim.id, CHECK, Status.ERROR, Reason.CHECK_CRASHED,
+                                f"internal error ({type(exc).__name__}: {exc}); not verified")  # fmt: skip
+            self._number_cache[claim.id] = found
+        return found
+
+
+def mark_not_verified(v: Verdict) -> Finding:
+    """The finding for a writer's [V] that the program does not confirm."""
+    f = v.finding
+    return dataclasses.replace(
+        f,
+        reason=Reason.MARK_NOT_VERIFIED,
+        status=Status.DISCREPANCY,
+        tier=None,
+        message=f"the writer marked this [V] but it does not verify ({f.reason.value}): {f.message}",
+        extra={**f.extra, "underlying_reason": f.reason.value},
+    )
