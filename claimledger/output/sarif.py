@@ -95,6 +95,15 @@ RULE_DESCRIPTIONS: dict[str, str] = {
     "overclaim_quote_omits_hedge": "The quote leaves out a hedge that the source has around it.",
     "negative_claim_unsupported": "A claim that something does not exist has no recorded search behind it.",
     "negative_claim_searched": "A negative claim backed by a recorded search: it cannot be verified, only searched.",
+    "mark_not_verified": "The draft marks this claim verified ([V]) but it does not re-verify.",
+    "mark_missing": "A claim in the draft carries no verification mark.",
+    "mark_orphan": "A mark in the draft refers to no ledger claim.",
+    "quote_uncited": "A quotation in the draft cites no source.",
+    "number_unbacked": "A number in the draft is not backed by a ledger claim.",
+    "unlisted_number": "A number in the draft or its summary that no ledger claim backs.",
+    "unlisted_quote": "A quotation in the draft or its summary that no ledger claim backs.",
+    "unlisted_citation": "A citation in the draft or its summary that no ledger claim backs.",
+    "receipt_mismatch": "The verification receipt does not match the draft, ledger or sources as they are now.",
 }
 
 _VERIFIED_REASONS = frozenset({Reason.QUOTE_FOUND, Reason.NUMBER_MATCH})
