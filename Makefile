@@ -21,6 +21,13 @@ demo: $(STAMP)
 	@echo "== Japanese: 調査ダイジェスト (quotes from a PDF and an HTML page) =="
 	-$(BIN)/claimledger check --ledger examples/ja/ledger.yaml
 	@echo
+	@echo "== Japanese digest (seed 004): the writer's own [V] marks, recomputed by the program =="
+	-$(BIN)/claimledger lint examples/ja_digest/digest.md --ledger examples/ja_digest/ledger.yaml
+	$(BIN)/claimledger mark examples/ja_digest/digest.md --ledger examples/ja_digest/ledger.yaml -o .demo-digest.marked.md
+	-diff examples/ja_digest/digest.md .demo-digest.marked.md
+	$(BIN)/claimledger lint .demo-digest.marked.md --ledger examples/ja_digest/ledger.yaml
+	@rm -f .demo-digest.marked.md
+	@echo
 	@echo "(The examples contain planted errors, so FAIL above is the expected outcome.)"
 
 ## test: the whole test suite, plus ruff and mypy
