@@ -53,25 +53,23 @@ _CJK_RANGES = (
 )
 
 _HY = "\\-\u2010"
-_SPECIAL = INVISIBLE
-_TOKEN = re.compile(
-    # letter, hyphen, line break, letter: a hyphenated line break
-    rf"(?P<hy>(?<=[^\W\d_])[{_HY}][ \t]*(?:\r\n|\r|\n)[ \t]*(?=[^\W\d_]))"
-    # the PDF text layer's hyphenation mark, with any line break after it
-    r"|(?P<fffe>\ufffe[ \t]*(?:\r\n|\r|\n)?[ \t]*)"
-    rf"|(?P<inv>[{_SPECIAL}]+)"
-    r"|(?P<ws>\s+)"
-    # a run of ordinary text; single spaces may sit inside it
-    rf"|(?P<run>(?:[^\s{_SPECIAL}{_HY}]|[{_HY}](?![ \t]*(?:\r\n|\r|\n)))"
-    rf"(?:[^\s{_SPECIAL}{_HY}]|[{_HY}](?![ \t]*(?:\r\n|\r|\n))| (?=[^\s{_SPECIAL}]))*)"
-    r"|(?P<other>.)",
-    re.DOTALL,
+_HYPHENS = frozenset("-\u2010")
+# Everything that is not a plain run of text: whitespace other than one ASCII space,
+# two spaces, and invisible characters. Runs between triggers map one to one.
+_TRIGGER = re.compile(
+    "[\t\n\r\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+    + INVISIBLE
+    + "]|  "
 )
+_WS_RUN = re.compile(r"\s+")
+_BREAK_TAIL = re.compile(r"[ \t]*(?:\r\n|\r|\n)?[ \t]*")
 
 
 def is_cjk(ch: str) -> bool:
     """True for Han, kana, CJK punctuation and full-width forms."""
     cp = ord(ch)
+    if cp < 0x3000:
+        return False
     return any(lo <= cp <= hi for lo, hi in _CJK_RANGES)
 
 
@@ -145,15 +143,21 @@ class _Builder:
             while j < len(out) and unicodedata.combining(out[j]):
                 j += 1
             merged = unicodedata.normalize("NFKC", self.last + out[:j])
-            if len(merged) == 1:
-                self.parts[-1] = self.parts[-1][:-1] + merged
-                self.last = merged
-                out = out[j:]
-                linear = False
-                if not out:
-                    return
-        if out == " " and (self.last == " " or self.length == 0):
-            return
+            self._remap_last(ostart + j if linear else oend)
+            self.parts[-1] = self.parts[-1][:-1] + merged
+            self.length += len(merged) - 1
+            self.last = merged[-1]
+            out = out[j:]
+            if linear:
+                ostart += j
+            if not out:
+                return
+        if out[0] == " " and (self.last == " " or self.length == 0):
+            out = out[1:]  # never two spaces in a row, never a leading space
+            if not out:
+                return
+            if linear:
+                ostart += 1
         if (
             linear
             and self.lin
@@ -171,6 +175,23 @@ class _Builder:
         self.length += len(out)
         self.last = out[-1]
 
+    def _remap_last(self, oend: int) -> None:
+        """The last normalized character now also covers original text up to ``oend``."""
+        last = self.length - 1
+        if self.lin[-1]:
+            base = self.os[-1] + (last - self.ns[-1])
+            if last > self.ns[-1]:
+                self.oe[-1] = base
+                self.ns.append(last)
+                self.os.append(base)
+                self.oe.append(oend)
+                self.lin.append(0)
+            else:
+                self.lin[-1] = 0
+                self.oe[-1] = oend
+        else:
+            self.oe[-1] = max(self.oe[-1], oend)
+
     def build(self) -> Normalized:
         if self.last == " ":  # drop one trailing space
             self.parts[-1] = self.parts[-1][:-1]
@@ -187,44 +208,75 @@ _INVISIBLE_SET = frozenset(INVISIBLE)
 
 
 def _space_dropped(text: str, start: int, end: int) -> bool:
-    """A whitespace run vanishes when the visible character on either side is CJK."""
+    """Whitespace vanishes when the nearest visible character on either side is CJK."""
     i = start - 1
-    while i >= 0 and text[i] in _INVISIBLE_SET:
+    while i >= 0 and (text[i] in _INVISIBLE_SET or text[i].isspace()):
         i -= 1
     j = end
-    while j < len(text) and text[j] in _INVISIBLE_SET:
+    while j < len(text) and (text[j] in _INVISIBLE_SET or text[j].isspace()):
         j += 1
     before = text[i] if i >= 0 else ""
     after = text[j] if j < len(text) else ""
     return bool((before and is_cjk(before)) or (after and is_cjk(after)))
 
 
-def _emit_run(b: _Builder, text: str, start: int, run: str) -> None:
-    if run.isascii():
-        b.add(run.lower(), start, start + len(run), True)
+class _FoldTable(dict[int, str]):
+    """Per-character fold for ``str.translate``, computed on first sight of a character."""
+
+    def __missing__(self, cp: int) -> str:
+        out = _fold_cluster(chr(cp))
+        self[cp] = out
+        return out
+
+
+_FOLD = _FoldTable()
+
+
+def _emit_piece(b: _Builder, start: int, piece: str) -> None:
+    if not piece:
         return
-    if unicodedata.is_normalized("NFKC", run) and " " not in run:
-        folded = run.casefold()
-        if len(folded) == len(run) and unicodedata.is_normalized("NFKC", folded):
-            b.add(folded.translate(_TRANSLATE), start, start + len(run), True)
-            return
+    out = piece.translate(_FOLD)
+    if len(out) == len(piece) and unicodedata.is_normalized("NFC", out):
+        b.add(out, start, start + len(piece), True)
+        return
     # slow path: cluster by cluster (a base character and its combining marks)
     i = 0
-    n = len(run)
+    n = len(piece)
     while i < n:
         j = i + 1
-        while j < n and unicodedata.combining(run[j]):
+        while j < n and unicodedata.combining(piece[j]):
             j += 1
-        cluster = run[i:j]
-        pos = start + i
-        if cluster == " ":
-            if not _space_dropped(text, pos, pos + 1):
-                b.add(" ", pos, pos + 1, True)
-        else:
-            out = _fold_cluster(cluster)
-            linear = len(out) == len(cluster) and len(cluster) == 1
-            b.add(out, pos, pos + len(cluster), linear)
+        cluster = piece[i:j]
+        folded = _fold_cluster(cluster)
+        b.add(folded, start + i, start + j, len(folded) == 1 and j - i == 1)
         i = j
+
+
+def _emit_run(b: _Builder, text: str, start: int, run: str) -> None:
+    """A run holds no whitespace but single ASCII spaces, and no invisible characters."""
+    if not run:
+        return
+    if run.isascii():
+        # inner spaces sit between ASCII characters; only edge spaces can touch CJK
+        lo, hi = 0, len(run)
+        if run[0] == " " and _space_dropped(text, start, start + 1):
+            lo = 1
+        if hi > lo and run[-1] == " " and _space_dropped(text, start + hi - 1, start + hi):
+            hi -= 1
+        b.add(run[lo:hi].lower(), start + lo, start + hi, True)
+        return
+    last = 0
+    i = run.find(" ")
+    while i >= 0:
+        if _space_dropped(text, start + i, start + i + 1):
+            _emit_piece(b, start + last, run[last:i])
+            last = i + 1
+        i = run.find(" ", i + 1)
+    _emit_piece(b, start + last, run[last:])
+
+
+def _line_breaks(ws: str) -> int:
+    return ws.count("\n") + ws.count("\r") - ws.count("\r\n")
 
 
 def normalize(text: str, *, keep_break_hyphens: bool = False) -> Normalized:
@@ -234,24 +286,59 @@ def normalize(text: str, *, keep_break_hyphens: bool = False) -> Normalized:
     instead of joined (``verification``).
     """
     b = _Builder(text)
-    for m in _TOKEN.finditer(text):
-        kind = m.lastgroup
-        start, end = m.span()
-        if kind == "run":
-            _emit_run(b, text, start, m.group())
-        elif kind == "ws":
-            if not _space_dropped(text, start, end):
-                b.add(" ", start, end, False)
-        elif kind == "hy":
+    pos = 0
+    n = len(text)
+    search = _TRIGGER.search
+    while pos < n:
+        m = search(text, pos)
+        if m is None:
+            _emit_run(b, text, pos, text[pos:])
+            break
+        s = m.start()
+        c = text[s]
+        if c == "\ufffe":  # PDFium's hyphenation mark, maybe with the line break after it
+            _emit_run(b, text, pos, text[pos:s])
             if keep_break_hyphens:
-                b.add("-", start, start + 1, True)
-        elif kind == "fffe":
+                b.add("-", s, s + 1, False)
+            pos = _BREAK_TAIL.match(text, s + 1).end()  # type: ignore[union-attr]
+            continue
+        if c in _INVISIBLE_SET:
+            e = s + 1
+            while e < n and text[e] in _INVISIBLE_SET and text[e] != "\ufffe":
+                e += 1
+            _emit_run(b, text, pos, text[pos:s])
+            if "\u00ad" in text[s:e]:  # a soft hyphen at a line break joins the word
+                tail = _BREAK_TAIL.match(text, e).end()  # type: ignore[union-attr]
+                if _line_breaks(text[e:tail]) == 1:
+                    e = tail
+            pos = e
+            continue
+        e = _WS_RUN.match(text, s).end()  # type: ignore[union-attr]
+        run = text[pos:s]
+        body = run.rstrip(" ")
+        if (
+            body
+            and body[-1] in _HYPHENS
+            and len(body) >= 2
+            and body[-2].isalpha()
+            and e < n
+            and text[e].isalpha()
+            and _line_breaks(text[s:e]) == 1
+            and not text[s:e].strip(" \t\r\n")
+        ):  # a hyphenated line break: join the word (or keep the hyphen in the other reading)
+            h = pos + len(body) - 1
+            _emit_run(b, text, pos, body[:-1])
             if keep_break_hyphens:
-                b.add("-", start, start + 1, False)
-        elif kind == "other":
-            out = _fold_cluster(m.group())
-            b.add(out, start, end, len(out) == 1)
-        # "inv": invisible characters are dropped
+                b.add("-", h, h + 1, True)
+            pos = e
+            continue
+        _emit_run(b, text, pos, run)
+        before = text[s - 1] if s else " "
+        after = text[e] if e < n else " "
+        if ("!" <= before < "\x80" and "!" <= after < "\x80") or not _space_dropped(text, s, e):
+            # one whitespace character maps one to one; a longer run maps as a whole
+            b.add(" ", s, e, e - s == 1)
+        pos = e
     return b.build()
 
 

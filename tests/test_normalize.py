@@ -123,3 +123,7 @@ def test_every_substring_of_the_normalized_text_is_found(text: str, data: st.Dat
     # the original span, normalized on its own, is found in the normalized text
     piece = normalize(text[start:end]).text.strip()
     assert piece in n.text
+
+
+def test_soft_hyphen_at_a_line_break_joins() -> None:
+    assert contains("an independent veri\u00ad\nfication step", "independent verification step")
