@@ -2,7 +2,9 @@
 
 from claimledger._api import gate
 from claimledger._config import GateConfig
+from claimledger._drafts import LintResult, MarkResult, audit, extract_ledger, lint, mark
 from claimledger._exceptions import ClaimledgerError, InputError, LedgerError, SourceError
+from claimledger._receipts import verify_receipt
 from claimledger._version import __version__
 from claimledger.metrics import metric
 from claimledger.model import (
@@ -27,6 +29,8 @@ __all__ = [
     "InputError",
     "Ledger",
     "LedgerError",
+    "LintResult",
+    "MarkResult",
     "NumberClaim",
     "Outcome",
     "QuoteClaim",
@@ -37,6 +41,11 @@ __all__ = [
     "Status",
     "Tier",
     "__version__",
+    "audit",
+    "extract_ledger",
     "gate",
+    "lint",
+    "mark",
     "metric",
+    "verify_receipt",
 ]
