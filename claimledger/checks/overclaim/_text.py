@@ -127,10 +127,18 @@ def ja_anchor_before(text: str, pos: int, window: int = 10) -> Token | None:
     if cut >= 0:
         lo, segment = lo + cut + 1, segment[cut + 1 :]
     runs = [r for r in ja_runs(segment, min_len=1) if not _is_ja_number(r.text)]
-    if not runs or len(runs[-1].text) < 2:
+    if not runs:
         return None
     r = runs[-1]
-    return Token(r.text, lo + r.start, lo + r.end)
+    if len(r.text) >= 2:
+        return Token(r.text, lo + r.start, lo + r.end)
+    # a one-kanji verb stem with its okurigana (増やす, 招いた, 下げ): take the inflected form
+    tail = re.match(r"[ぁ-ゖ]*", segment[r.end :])
+    okuri = tail.group() if tail else ""
+    okuri = re.sub(r"(?:と|の|こと|ので|から|が|は)$", "", okuri)
+    if not okuri or r.end + len(okuri) > len(segment):
+        return None
+    return Token(r.text + okuri, lo + r.start, lo + r.end + len(okuri))
 
 
 def context_agrees(a: str, a_span: tuple[int, int], b: str, b_span: tuple[int, int], ja: bool) -> bool:

@@ -37,6 +37,7 @@ from claimledger.checks.overclaim.lexicon import (
 from claimledger.checks.overclaim.numbers import Num, numbers_in, same_value
 from claimledger.checks.overclaim.scope import (
     en_modifier_before,
+    ja_mentions,
     ja_modifier_before,
     scope_hit,
     states_quantity,
@@ -186,7 +187,7 @@ def _scope_hits(statement: str, quote: str, ctx: str, span: tuple[int, int]) -> 
         if not runs or runs[0].start != 0:
             return []
         head_text = runs[0].text
-        if any(r.text in statement for r in ja_runs(modifier, min_len=2)) or head_text not in statement:
+        if ja_mentions(statement, modifier) or head_text not in statement:
             return []
         pos = statement.find(head_text)
         return [scope_hit(statement, Token(head_text, pos, pos + len(head_text)), ctx,

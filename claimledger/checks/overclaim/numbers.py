@@ -35,6 +35,8 @@ _WORD_MULT = re.compile(
     r"|(?P<k>[一二三四五六七八九十百]+)(?P<ku>倍|割)",
     re.I,
 )
+# A Japanese counter between a number and its suffix hedge: 1万人前後, 20分程度.
+_COUNTER = re.compile(r"[人件社個回円台店校歳名本枚分秒点]|時間|か月|ヶ月|カ月")
 _YEAR = re.compile(r"^(?:1[89]|20)\d\d$")
 _MONTH = re.compile(
     r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
@@ -90,7 +92,9 @@ def _hedges(text: str, start: int, end: int) -> tuple[frozenset[str], int, int]:
     found: set[str] = set()
     hs, he = start, end
     before = text[max(0, start - 40) : start]
-    after = text[end : end + 20]
+    counter = _COUNTER.match(text[end : end + 4])
+    skip = counter.end() if counter else 0
+    after = text[end + skip : end + skip + 20]
     for cls, pat in NUM_PREFIX.items():
         m = pat.search(before)
         if m:
@@ -107,7 +111,7 @@ def _hedges(text: str, start: int, end: int) -> tuple[frozenset[str], int, int]:
         m = pat.match(after)
         if m:
             found.add(cls)
-            he = max(he, end + m.end())
+            he = max(he, end + skip + m.end())
     return frozenset(found), hs, he
 
 

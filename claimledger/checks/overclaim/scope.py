@@ -83,6 +83,16 @@ def ja_modifier_before(text: str, pos: int) -> tuple[int, str] | None:
     return start, modifier
 
 
+def ja_mentions(statement: str, modifier: str) -> bool:
+    """Does the statement keep any content of the modifier (a word, or two characters of one)?"""
+    for word in _ja_content_words(modifier):
+        if word in statement:
+            return True
+        if any(word[i : i + 2] in statement for i in range(len(word) - 1)):
+            return True
+    return False
+
+
 def _ja_content_words(text: str) -> list[str]:
     return [r.text for r in ja_runs(text, min_len=1) if len(r.text) >= 2 or "\u3400" <= r.text <= "\u9fff"]
 
@@ -107,7 +117,7 @@ def _ja_hits(statement: str, quote: str) -> list[Hit]:
                 span = (mod_start, q.start + len(run.text))
             else:
                 continue
-            if any(w in statement for w in _ja_content_words(modifier)):
+            if ja_mentions(statement, modifier):
                 continue
             hits.append(scope_hit(statement, run, quote, span, modifier, "quote"))
             break
