@@ -180,3 +180,18 @@ def test_render_uses_the_draft_named_in_the_report(tmp_path: Path) -> None:
 def test_no_findings_says_nothing_was_verified() -> None:
     html = render_html(Report(Outcome.NO_CLAIMS, [], claims_total=0))
     assert 'id="outcome">NO_CLAIMS<' in html and "nothing was verified" in html
+
+
+def test_check_with_a_draft_shows_the_draft(tmp_path: Path) -> None:
+    out = tmp_path / "digest.html"
+    digest = EXAMPLES / "ja_digest"
+    result = CliRunner().invoke(cli, [
+        "check", str(digest / "digest.md"), "--ledger", str(digest / "ledger.yaml"), "-f", "html", "-o", str(out),
+    ])  # fmt: skip
+    assert result.exit_code == 1, result.output
+    html = out.read_text(encoding="utf-8")
+    assert '<div class="draft" id="draft" lang="ja">' in html and "digest.md</code>" in html
+    marks = re.findall(r'<mark class="finding tier-(\S+)"[^>]*>(.*?)</mark>', html, re.S)
+    # the writer's own [V] on the near miss does not re-verify: highlighted HIGH where it sits in the draft
+    assert ("HIGH", "事務職から企画職へ移った人が最も多く、全体の約4割を占めた") in marks
+    assert "Claims not located in the draft" in html  # the ledger's own claims are listed below it

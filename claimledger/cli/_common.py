@@ -66,7 +66,12 @@ def _draft_of(report: Report) -> tuple[str | None, str | None]:
     draft = report.reproducibility.get("draft")
     path = draft.get("path") if isinstance(draft, dict) else draft
     if not isinstance(path, str) or not path:
-        return None, None
+        # else the one draft file that the findings' locations name (``check DRAFT``)
+        files = {str(f.location["file"]) for f in report.findings
+                 if f.location and f.location.get("file") and f.location.get("in") != "ledger"}  # fmt: skip
+        if len(files) != 1:
+            return None, None
+        path = files.pop()
     try:
         raw = Path(path).read_bytes()
     except OSError:
