@@ -62,6 +62,9 @@ _TRIGGER = re.compile(
     + "]|  "
 )
 _WS_RUN = re.compile(r"\s+")
+_SIMPLE_BREAK = re.compile(r"\n(?<=[!-,.-~]\n)(?=[!-~])")
+_CJK_CLASS = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _CJK_RANGES)
+_CJK_SPACE = re.compile(f" (?<=[{_CJK_CLASS}] )| (?=[{_CJK_CLASS}])")
 _BREAK_TAIL = re.compile(r"[ \t]*(?:\r\n|\r|\n)?[ \t]*")
 
 
@@ -232,24 +235,44 @@ class _FoldTable(dict[int, str]):
 _FOLD = _FoldTable()
 
 
+_SPECIAL_RE: re.Pattern[str] | None = None
+
+
+def _special_chars() -> re.Pattern[str]:
+    """Characters that do not fold one to one (expansions, combining marks, astral planes).
+
+    Built once, on the first non-ASCII text (about 0.1 s).
+    """
+    global _SPECIAL_RE
+    if _SPECIAL_RE is None:
+        ranges: list[list[int]] = []
+        for cp in range(0x80, 0x10000):
+            if 0xD800 <= cp <= 0xDFFF:
+                continue
+            ch = chr(cp)
+            if unicodedata.combining(ch) or len(_FOLD[cp]) != 1:
+                if ranges and ranges[-1][1] == cp - 1:
+                    ranges[-1][1] = cp
+                else:
+                    ranges.append([cp, cp])
+        parts = "".join(re.escape(chr(lo)) + ("-" + re.escape(chr(hi)) if hi > lo else "") for lo, hi in ranges)
+        _SPECIAL_RE = re.compile(f"[{parts}\U00010000-\U0010FFFF]")
+    return _SPECIAL_RE
+
+
 def _emit_piece(b: _Builder, start: int, piece: str) -> None:
     if not piece:
         return
-    out = piece.translate(_FOLD)
-    if len(out) == len(piece) and unicodedata.is_normalized("NFC", out):
-        b.add(out, start, start + len(piece), True)
-        return
-    # slow path: cluster by cluster (a base character and its combining marks)
-    i = 0
-    n = len(piece)
-    while i < n:
-        j = i + 1
-        while j < n and unicodedata.combining(piece[j]):
-            j += 1
-        cluster = piece[i:j]
-        folded = _fold_cluster(cluster)
-        b.add(folded, start + i, start + j, len(folded) == 1 and j - i == 1)
-        i = j
+    last = 0
+    for m in _special_chars().finditer(piece):
+        i = m.start()
+        if i > last:  # ordinary characters fold one to one
+            b.add(piece[last:i].translate(_FOLD), start + last, start + i, True)
+        out = _FOLD[ord(piece[i])]
+        b.add(out, start + i, start + i + 1, len(out) == 1)  # combining marks compose in add()
+        last = i + 1
+    if last < len(piece):
+        b.add(piece[last:].translate(_FOLD), start + last, start + len(piece), True)
 
 
 def _emit_run(b: _Builder, text: str, start: int, run: str) -> None:
@@ -265,13 +288,15 @@ def _emit_run(b: _Builder, text: str, start: int, run: str) -> None:
             hi -= 1
         b.add(run[lo:hi].lower(), start + lo, start + hi, True)
         return
+    drop = [m.start() for m in _CJK_SPACE.finditer(run)]  # inner spaces next to CJK
+    if run[0] == " " and _space_dropped(text, start, start + 1):
+        drop.insert(0, 0)
+    if run[-1] == " " and _space_dropped(text, start + len(run) - 1, start + len(run)):
+        drop.append(len(run) - 1)
     last = 0
-    i = run.find(" ")
-    while i >= 0:
-        if _space_dropped(text, start + i, start + i + 1):
-            _emit_piece(b, start + last, run[last:i])
-            last = i + 1
-        i = run.find(" ", i + 1)
+    for i in sorted(set(drop)):
+        _emit_piece(b, start + last, run[last:i])
+        last = i + 1
     _emit_piece(b, start + last, run[last:])
 
 
@@ -286,6 +311,9 @@ def normalize(text: str, *, keep_break_hyphens: bool = False) -> Normalized:
     instead of joined (``verification``).
     """
     b = _Builder(text)
+    # A line break between two ASCII characters (not a hyphen, not whitespace) reads as
+    # one space and maps one to one: fold it in bulk so the loop below skips it.
+    text = _SIMPLE_BREAK.sub(" ", text)
     pos = 0
     n = len(text)
     search = _TRIGGER.search
