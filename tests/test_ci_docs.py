@@ -32,7 +32,9 @@ def test_ci_doc_workflow_uploads_the_sarif_of_a_real_check() -> None:
     steps = workflow["jobs"]["verify-claims"]["steps"]
     uses = [step.get("uses", "") for step in steps]
     assert any(u.startswith("github/codeql-action/upload-sarif@") for u in uses)
-    upload = next(step for step in steps if step.get("uses", "").startswith("github/codeql-action/upload-sarif@"))
+    upload = next(
+        step for step in steps if step.get("uses", "").startswith("github/codeql-action/upload-sarif@")
+    )
     assert upload["with"]["sarif_file"] == "claimledger.sarif"
     assert workflow["permissions"]["security-events"] == "write"
     run = next(step["run"] for step in steps if step.get("id") == "gate")

@@ -186,7 +186,9 @@ def test_japanese_draft_renders(browser: Browser, tmp_path: Path) -> None:
     page = view.page
     draft = page.locator("#draft")
     expect(draft).to_have_attribute("lang", "ja")
-    expect(draft).to_contain_text("調査は「言葉を扱う生成AIを業務で使う企業は、前年の約4倍に増えた」と述べる。")
+    expect(draft).to_contain_text(
+        "調査は「言葉を扱う生成AIを業務で使う企業は、前年の約4倍に増えた」と述べる。"
+    )
     page.locator("#draft mark.finding", has_text="生成AIを業務で使う企業は、前年の4倍に増えた").last.click()
     assert view.selected_claim() == "Q2"
     panel = page.locator("section.evidence:visible")

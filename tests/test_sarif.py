@@ -23,7 +23,9 @@ SCHEMA_PATH = Path(__file__).parent / "fixtures" / "sarif-schema-2.1.0.json"
 @cache
 def _validator() -> jsonschema.Draft4Validator:
     schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
-    assert schema["id"].endswith("/sarif-schema-2.1.0.json") and schema["properties"]["version"]["enum"] == ["2.1.0"]
+    assert schema["id"].endswith("/sarif-schema-2.1.0.json") and schema["properties"]["version"]["enum"] == [
+        "2.1.0"
+    ]
     jsonschema.Draft4Validator.check_schema(schema)
     return jsonschema.Draft4Validator(schema)
 
@@ -81,17 +83,25 @@ def test_rules_describe_every_reason_and_results_point_at_them() -> None:
 
 
 def _finding(claim_id: str, reason: Reason, tier: Tier | None, **kw: Any) -> Finding:
-    status = Status.VERIFIED if tier is None else (Status.EXPLAINED if tier is Tier.EXPLAINED else Status.DISCREPANCY)
+    status = (
+        Status.VERIFIED
+        if tier is None
+        else (Status.EXPLAINED if tier is Tier.EXPLAINED else Status.DISCREPANCY)
+    )
     return Finding(claim_id, "literal_quote", status, reason, f"message for {claim_id}", tier=tier, **kw)
 
 
 def _synthetic(fail_closed: bool = True) -> Report:
     ledger = {"file": None, "line": 12, "in": "ledger"}
     findings = [
-        _finding("H", Reason.QUOTE_ABSENT, Tier.HIGH, location={"file": "docs/draft.md", "line": 3, "column": 7}),
+        _finding(
+            "H", Reason.QUOTE_ABSENT, Tier.HIGH, location={"file": "docs/draft.md", "line": 3, "column": 7}
+        ),
         _finding("M", Reason.SOURCE_TIMEOUT, Tier.MED, location=ledger),
         _finding("L", Reason.SOURCE_FORBIDDEN, Tier.LOW, location=ledger),
-        _finding("E", Reason.NUMBER_MISMATCH, Tier.EXPLAINED, location=ledger, author_alternative="10% sample"),
+        _finding(
+            "E", Reason.NUMBER_MISMATCH, Tier.EXPLAINED, location=ledger, author_alternative="10% sample"
+        ),
         _finding("V", Reason.QUOTE_FOUND, None, location=ledger),
     ]
     return Report(Outcome.FAIL, findings, claims_total=5, fail_closed=fail_closed,
@@ -144,7 +154,9 @@ def test_draft_findings_from_the_examples(monkeypatch: pytest.MonkeyPatch, tmp_p
     c2 = next(r for r in results if r["properties"]["claimId"] == "C2")
     region = c2["locations"][0]["physicalLocation"]["region"]
     line = EN_DRAFT.splitlines()[region["startLine"] - 1]
-    assert line[region["startColumn"] - 1 :].startswith("adding an independent verification step reduced errors by 73")
+    assert line[region["startColumn"] - 1 :].startswith(
+        "adding an independent verification step reduced errors by 73"
+    )
     assert c2["properties"]["nearest"]["page"] == 1 and "37 percent" in c2["properties"]["nearest"]["text"]
     assert c2["properties"]["diff"].endswith("[-73-]{+37+} percent")
     # the ledger outside the current directory is referenced by an absolute file: URI

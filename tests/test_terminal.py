@@ -21,7 +21,13 @@ from claimledger.output.terminal import TerminalProgress, summary_text
 from tests.report_helpers import EXAMPLES, ROOT, en_report
 
 COLOR_SGR = re.compile(r"\x1b\[[0-9;]*(?:3[0-7]|38;[0-9;]+|4[0-7]|48;[0-9;]+|9[0-7])m")
-EN_ARGS = ["check", "--ledger", str(EXAMPLES / "en" / "ledger.yaml"), "--metrics", str(EXAMPLES / "en" / "metrics.py")]
+EN_ARGS = [
+    "check",
+    "--ledger",
+    str(EXAMPLES / "en" / "ledger.yaml"),
+    "--metrics",
+    str(EXAMPLES / "en" / "metrics.py"),
+]
 
 
 def test_summary_has_outcome_counts_and_a_table_worst_first() -> None:
@@ -89,7 +95,9 @@ def test_pipes_and_files_get_plain_markdown(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert result.stdout.startswith("## claimledger verification report")
     assert "\x1b[" not in result.stdout and "╭" not in result.stdout
-    proc = subprocess.run([sys.executable, "-m", "claimledger", *EN_ARGS], capture_output=True, text=True, cwd=ROOT)
+    proc = subprocess.run(
+        [sys.executable, "-m", "claimledger", *EN_ARGS], capture_output=True, text=True, cwd=ROOT
+    )
     assert proc.returncode == 1 and proc.stdout.startswith("## claimledger verification report")
     assert proc.stderr == ""  # no progress on a pipe
     out = tmp_path / "r.md"

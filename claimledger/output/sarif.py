@@ -38,7 +38,9 @@ from claimledger.numbers import format_number
 from claimledger.reconcile import REASON_TIER
 
 SARIF_VERSION = "2.1.0"
-SARIF_SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+SARIF_SCHEMA_URI = (
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+)
 SRCROOT = "%SRCROOT%"
 
 TIER_LEVEL: dict[Tier, str] = {
@@ -211,7 +213,13 @@ def _evidence_dict(f: Finding) -> dict[str, Any]:
         props["recomputed"] = format_number(f.expected)
     for name, ev in (("evidence", f.evidence), ("nearest", f.nearest)):
         if ev is not None:
-            props[name] = {"source": ev.source, "page": ev.page, "start": ev.start, "end": ev.end, "text": ev.text}
+            props[name] = {
+                "source": ev.source,
+                "page": ev.page,
+                "start": ev.start,
+                "end": ev.end,
+                "text": ev.text,
+            }
     if f.diff:
         props["diff"] = f.diff
     if f.author_alternative:
@@ -281,4 +289,3 @@ def sarif_log(report: Report) -> dict[str, Any]:
 
 def render_sarif(report: Report) -> str:
     return json.dumps(sarif_log(report), ensure_ascii=False, indent=2) + "\n"
-

@@ -61,7 +61,9 @@ def is_terminal(stream: IO[str] | None) -> bool:
 
 
 def make_console(file: IO[str] | None = None, *, stderr: bool = False, width: int | None = None) -> Console:
-    return Console(file=file, stderr=stderr, no_color=no_color(), width=width, highlight=False, soft_wrap=False)
+    return Console(
+        file=file, stderr=stderr, no_color=no_color(), width=width, highlight=False, soft_wrap=False
+    )
 
 
 def _detail(f: Finding) -> Text:
@@ -98,7 +100,9 @@ def summary(report: Report) -> Group:
     ledger = report.reproducibility.get("ledger")
     if isinstance(ledger, dict) and ledger.get("path"):
         head.append(f"\nledger: {ledger['path']}", style="dim")
-    parts: list[Panel | Table | Text] = [Panel(head, title="claimledger", title_align="left", box=box.ROUNDED)]
+    parts: list[Panel | Table | Text] = [
+        Panel(head, title="claimledger", title_align="left", box=box.ROUNDED)
+    ]
     if not report.fail_closed:
         parts.append(
             Text(
@@ -126,7 +130,9 @@ def summary(report: Report) -> Group:
                 detail = Text(f"recomputed {format_number(f.expected)}")
             elif f.verified and f.evidence is not None:
                 detail = Text(evidence_place(f.evidence))
-            table.add_row(f.claim_id, Text(key, style=_TIER_STYLE[key]), f.reason.value, location_text(f), detail)
+            table.add_row(
+                f.claim_id, Text(key, style=_TIER_STYLE[key]), f.reason.value, location_text(f), detail
+            )
         parts.append(table)
     return Group(*parts)
 
@@ -138,7 +144,12 @@ def print_summary(report: Report, console: Console | None = None) -> None:
 def summary_text(report: Report, *, width: int = 120, color: bool = False) -> str:
     """The summary as a string (ANSI colours only when ``color``)."""
     console = Console(
-        width=width, record=True, force_terminal=color, no_color=not color, highlight=False, file=io.StringIO()
+        width=width,
+        record=True,
+        force_terminal=color,
+        no_color=not color,
+        highlight=False,
+        file=io.StringIO(),
     )
     console.print(summary(report))
     return console.export_text(styles=color)
