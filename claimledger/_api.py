@@ -5,47 +5,84 @@ load -> checks -> reconcile -> report.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import platform
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from claimledger._config import GateConfig
 from claimledger._version import __version__
 from claimledger.checks.context import RunContext
 from claimledger.checks.numeric import check_number
-from claimledger.checks.quote import check_quote_text, quote_keys
+from claimledger.checks.overclaim import overclaim_findings
+from claimledger.checks.overclaim.negative import negative_claim_findings
+from claimledger.checks.quote import check_quote_text, quote_key, quote_keys
 from claimledger.load.ledger import load_ledger
 from claimledger.metrics import load_metrics_file
-from claimledger.model.claim import Ledger, NumberClaim, QuoteClaim
+from claimledger.model.claim import Claim, Ledger, NumberClaim, QuoteClaim
 from claimledger.model.finding import Finding, Reason, Status
 from claimledger.model.report import Report
 from claimledger.reconcile import assign_tier, outcome_of
 
+if TYPE_CHECKING:
+    from claimledger.judge import Judge
+
 Progress = Callable[[str, int, int], None]
 
 
-def _run_claim(claim: QuoteClaim | NumberClaim, ctx: RunContext) -> Finding:
+def _check_claim(claim: Claim, ctx: RunContext) -> list[Finding]:
+    """The deterministic checks of one claim (untiered findings)."""
+    if isinstance(claim, QuoteClaim):
+        literal = check_quote_text(claim.id, claim.source, claim.quote, ctx)
+        found: list[Finding] = [literal]
+        if claim.statement:
+            # the overclaim rules compare the draft's sentence with the quote and,
+            # when the quote was found, with the source text around it
+            context = None
+            if literal.status is Status.VERIFIED:
+                context = ctx.quote_result(*quote_key(claim.source, claim.quote)).context
+            found += overclaim_findings(claim.id, claim.statement, claim.quote, context)
+        return found
+    if isinstance(claim, NumberClaim):
+        return [check_number(claim, ctx)]
+    return negative_claim_findings(claim.id, claim.statement, claim.search)
+
+
+def _claimed(claim: Claim) -> str:
+    if isinstance(claim, QuoteClaim):
+        return claim.quote
+    if isinstance(claim, NumberClaim):
+        return str(claim.value)
+    return claim.statement
+
+
+def _run_claim(claim: Claim, ctx: RunContext) -> list[Finding]:
     try:
-        if isinstance(claim, QuoteClaim):
-            finding = check_quote_text(claim.id, claim.source, claim.quote, ctx)
-        else:
-            finding = check_number(claim, ctx)
+        raw = _check_claim(claim, ctx)
     except Exception as exc:  # a crash in one check must not hide the others: fail closed
-        finding = Finding(
+        raw = [Finding(
             claim.id, "gate", Status.ERROR, Reason.CHECK_CRASHED,
             f"internal error while checking this claim ({type(exc).__name__}: {exc}); "
             "the claim is not verified — please report this",
-        )  # fmt: skip
-    if finding.claimed is None:
-        finding = dataclasses.replace(finding, claimed=claim.quote if isinstance(claim, QuoteClaim) else str(claim.value))
-    if claim.location is not None:
-        finding = dataclasses.replace(finding, location=claim.location.model_dump())
-    elif claim.ledger_line is not None:
-        finding = dataclasses.replace(finding, location={"file": None, "line": claim.ledger_line, "in": "ledger"})
-    return assign_tier(finding, claim.author_alternative)
+        )]  # fmt: skip
+    out = []
+    for finding in raw:
+        if finding.claimed is None:
+            finding = dataclasses.replace(finding, claimed=_claimed(claim))
+        if finding.location is None and claim.location is not None:
+            finding = dataclasses.replace(finding, location=claim.location.model_dump())
+        elif finding.location is None and claim.ledger_line is not None:
+            finding = dataclasses.replace(
+                finding, location={"file": None, "line": claim.ledger_line, "in": "ledger"}
+            )
+        out.append(finding if finding.tier is not None else assign_tier(finding, claim.author_alternative))
+    return out
 
 
-def _reproducibility(ledger: Ledger, ctx: RunContext, config: GateConfig) -> dict[str, object]:
+def _reproducibility(
+    ledger: Ledger, ctx: RunContext, config: GateConfig, draft: str | Path | None, semantic: object
+) -> dict[str, object]:
     sources: dict[str, object] = {}
     for sid, facts in ctx.source_facts().items():
         entry: dict[str, object] = {"origin": ctx.ledger.sources[sid], "sha256": facts.sha256}
@@ -69,8 +106,19 @@ def _reproducibility(ledger: Ledger, ctx: RunContext, config: GateConfig) -> dic
             "default_tolerance": config.default_tolerance,
             "fail_closed": config.fail_closed,
         },
-        "semantic_check": "not run (no judge configured)",
+        "draft": _draft_facts(draft),
+        "semantic_check": semantic,
     }
+
+
+def _draft_facts(draft: str | Path | None) -> dict[str, object] | None:
+    if draft is None:
+        return None
+    try:
+        sha = hashlib.sha256(Path(draft).read_bytes()).hexdigest()
+    except OSError:
+        sha = None
+    return {"path": str(draft), "sha256": sha}
 
 
 def _check_draft(
@@ -107,6 +155,8 @@ def gate(
     allow: Sequence[str] = (),
     section: str | None = None,
     draft_format: str | None = None,
+    judge: Judge | None = None,
+    judge_cache: str | Path | None = None,
 ) -> Report:
     """Check every claim of a ledger and return a typed :class:`Report`.
 
@@ -121,6 +171,11 @@ def gate(
     figure, quotation and citation key no ledger claim backs (``allow``:
     patterns to skip; ``section``: audit only that section). ``sources`` adds
     or overrides source ids (``--source KEY=PATH``).
+
+    With ``judge`` (see :func:`claimledger.judge.make_judge`) every quote claim
+    with a ``statement`` is also put to an independent judge that never sees the
+    draft (Chain-of-Verification). A judge can only add findings; it never turns
+    a discrepancy into a verified claim.
     """
     config = config or GateConfig()
     for path in config.metrics_files:
@@ -145,18 +200,29 @@ def gate(
         for i, claim in enumerate(parsed.claims):
             if progress:
                 progress("checking claims", i, total)
-            findings.append(_run_claim(claim, ctx))
+            findings.extend(_run_claim(claim, ctx))
         if progress:
             progress("checking claims", total, total)
         draft_total = 0
         if draft is not None:
             draft_total = _check_draft(draft, parsed, ctx, findings, allow, section, draft_format)
+        semantic: object = "not run (no judge configured): meaning was not checked"
+        if judge is not None:
+            from claimledger.checks.semantic import semantic_findings
+
+            if progress:
+                progress("asking the judge", 0, total)
+            draft_text = Path(draft).read_text("utf-8", errors="replace") if draft is not None else None
+            added, semantic = semantic_findings(
+                parsed.claims, ctx, judge, cache_path=judge_cache, draft=draft_text
+            )
+            findings.extend(added)
         report = Report(
             outcome=outcome_of(findings),
             findings=findings,
             claims_total=len(parsed.claims) + draft_total,
             fail_closed=config.fail_closed,
-            reproducibility=_reproducibility(parsed, ctx, config),
+            reproducibility=_reproducibility(parsed, ctx, config, draft, semantic),
         )
     finally:
         ctx.close()

@@ -149,10 +149,10 @@ class MarkResult:
 
 
 def _report(findings: list[Finding], claims: int, run: DraftRun) -> Report:
-    from claimledger._api import _reproducibility
+    from claimledger._api import _draft_facts, _reproducibility
 
-    repro = _reproducibility(run.ledger, run.ctx, run.ctx.config)
-    repro["draft"] = {"path": run.draft.path, "format": run.draft.fmt}
+    repro = _reproducibility(run.ledger, run.ctx, run.ctx.config, None, "not run (marks are literal)")
+    repro["draft"] = {**(_draft_facts(run.draft.path) or {}), "format": run.draft.fmt}
     return Report(outcome_of(findings), findings, claims, run.ctx.config.fail_closed, repro)
 
 
