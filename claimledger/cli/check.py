@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -16,6 +16,9 @@ from claimledger.cli._draft_options import allow_from, allow_options, source_opt
 from claimledger.cli._group import cli
 from claimledger.extract.draft import detect_format, read_draft
 
+if TYPE_CHECKING:
+    from claimledger.judge import Judge
+
 
 @cli.command()
 @click.argument("draft", required=False, type=click.Path(path_type=Path))
@@ -23,7 +26,15 @@ from claimledger.extract.draft import detect_format, read_draft
 @source_options
 @allow_options
 @click.option("--receipt", type=click.Path(path_type=Path, dir_okay=False),
-              help="Write a receipt (RFC 8785 canonical JSON) of this run.")  # fmt: skip
+              help="Write a receipt (RFC 8785 canonical JSON) of this run.")
+@click.option("--judge", type=click.Choice(["openai", "anthropic", "nli"]),
+              help="Also check meaning with an independent judge that never sees the draft.")
+@click.option("--judge-model", help="Model name (openai/anthropic) or folder of a local NLI model (nli).")
+@click.option("--judge-url", help="Base URL of the judge endpoint [default: $CLAIMLEDGER_JUDGE_URL or the vendor's].")
+@click.option("--judge-timeout", type=click.FloatRange(0.1), default=60.0, show_default=True,
+              help="Seconds per judge request.")
+@click.option("--judge-cache", type=click.Path(path_type=Path, dir_okay=False),
+              help="SQLite cache of judge answers [default: in the cache folder].")  # fmt: skip
 def check(draft: Path | None, receipt: Path | None, **kw: Any) -> None:
     """Check every claim of a ledger: quotes against sources, numbers against data.
 
@@ -32,17 +43,27 @@ def check(draft: Path | None, receipt: Path | None, **kw: Any) -> None:
     that no ledger claim backs is a HIGH finding (the unlisted audit).
 
     \b
+    Without --judge the semantic check is not run, and the report says so.
+
+    \b
     Example:
       claimledger check --ledger examples/en/ledger.yaml --metrics examples/en/metrics.py
       claimledger check examples/ja_digest/digest.md --ledger examples/ja_digest/ledger.yaml
+      claimledger check --ledger L.yaml --judge openai --judge-model qwen2.5 --judge-url http://127.0.0.1:8080/v1
     """
     progress = _Progress(kw["quiet"])
     try:
         ensure_receipt_target(receipt)
         config = config_from(kw)
         sources = sources_from(kw)
-        report = gate(kw["ledger"], config=config, progress=progress, draft=draft, sources=sources,
-                      allow=allow_from(kw), section=kw["section"], draft_format=kw["draft_format"])  # fmt: skip
+        judge = _judge_from(kw)
+        try:
+            report = gate(kw["ledger"], config=config, progress=progress, draft=draft, sources=sources,
+                          allow=allow_from(kw), section=kw["section"], draft_format=kw["draft_format"],
+                          judge=judge, judge_cache=kw["judge_cache"])  # fmt: skip
+        finally:
+            if judge is not None:
+                judge.close()
         if receipt is not None:
             text = read_draft(draft, kw["draft_format"]).text if draft is not None else None
             fmt = detect_format(draft, kw["draft_format"]) if draft is not None else None
@@ -58,3 +79,15 @@ def check(draft: Path | None, receipt: Path | None, **kw: Any) -> None:
     progress.close()
     _emit(render(report, kw["fmt"]), kw["output"])
     sys.exit(report.exit_code)
+
+
+def _judge_from(kw: dict[str, Any]) -> Judge | None:
+    if kw["judge"] is None:
+        if kw["judge_model"] or kw["judge_url"]:
+            raise InputError("--judge-model/--judge-url need --judge openai|anthropic|nli")
+        return None
+    if not kw["judge_model"]:
+        raise InputError(f"--judge {kw['judge']} needs --judge-model")
+    from claimledger.judge import make_judge
+
+    return make_judge(kw["judge"], kw["judge_model"], kw["judge_url"], timeout=kw["judge_timeout"])
