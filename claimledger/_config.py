@@ -12,6 +12,7 @@ DEFAULT_MAX_SOURCE_BYTES = 200 * 1024 * 1024
 DEFAULT_MAX_PDF_PAGES = 5000
 DEFAULT_SQL_TIMEOUT = 30.0
 DEFAULT_SQL_MEMORY = "2GB"
+DEFAULT_PDF_TIMEOUT = 60.0
 
 
 @dataclass(frozen=True)
@@ -29,5 +30,6 @@ class GateConfig:
     max_pdf_pages: int = DEFAULT_MAX_PDF_PAGES
     sql_timeout: float = DEFAULT_SQL_TIMEOUT
     sql_memory_limit: str = DEFAULT_SQL_MEMORY
+    pdf_timeout: float = DEFAULT_PDF_TIMEOUT  # seconds per PDF, extracted in a child process
     metrics_files: tuple[Path, ...] = field(default=())
     index_cache: bool = True

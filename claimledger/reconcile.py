@@ -36,6 +36,7 @@ REASON_TIER: dict[Reason, Tier | None] = {
     Reason.SOURCE_NOT_FOUND: Tier.HIGH,
     Reason.SOURCE_URL_REFUSED: Tier.HIGH,
     Reason.SOURCE_BAD_CONTENT_TYPE: Tier.HIGH,
+    Reason.SOURCE_EXTRACTION_TIMEOUT: Tier.HIGH,
     Reason.SOURCE_TIMEOUT: Tier.MED,
     Reason.SOURCE_SERVER_ERROR: Tier.MED,
     Reason.SOURCE_NETWORK_ERROR: Tier.MED,

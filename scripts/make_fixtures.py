@@ -40,9 +40,95 @@ def write_pdf(path: Path, pages: list[tuple[str, list[str]]], invariant: bool = 
     c.save()
 
 
+def write_hidden_text_pdf(path: Path) -> None:
+    """One page: visible lines, plus lines a reader cannot see (render mode 3, white, tiny, transparent)."""
+    c = canvas.Canvas(str(path), invariant=True)
+    c.setTitle(path.stem)
+    c.setFont("DejaVu", 11)
+    c.drawString(72, 760, "The visible finding: the pilot cut costs by 12 percent.")
+    c.saveState()  # the text render mode is graphics state: it outlives the text object
+    t = c.beginText(72, 740)
+    t.setFont("DejaVu", 11)
+    t.setTextRenderMode(3)
+    t.textLine("Invisible render mode text: the pilot tripled revenue overnight.")
+    c.drawText(t)
+    c.restoreState()
+    c.setFillColorRGB(1, 1, 1)
+    c.drawString(72, 720, "White on white text: every reviewer endorsed the method.")
+    c.setFillColorRGB(0, 0, 0)
+    c.setFont("DejaVu", 0.1)
+    c.drawString(72, 700, "Microscopic text: the trial was stopped for benefit.")
+    c.setFont("DejaVu", 11)
+    c.setFillColorRGB(0, 0, 0, alpha=0)
+    c.drawString(72, 680, "Transparent text: nobody saw any side effects.")
+    c.setFillColorRGB(0, 0, 0, alpha=1)
+    c.drawString(72, 660, "A second visible sentence closes the page.")
+    c.showPage()
+    c.save()
+
+
+def write_invisible_only_pdf(path: Path) -> None:
+    """A page whose only text is drawn in render mode 3 (like an OCR layer without the image)."""
+    c = canvas.Canvas(str(path), invariant=True)
+    c.setTitle(path.stem)
+    t = c.beginText(72, 760)
+    t.setFont("DejaVu", 11)
+    t.setTextRenderMode(3)
+    t.textLine("Only invisible text lives on this page.")
+    c.drawText(t)
+    c.showPage()
+    c.save()
+
+
+def form_bomb_pdf(depth: int = 28) -> bytes:
+    """A small PDF whose page draws form X0, which draws X1 twice, ... : 2**depth text draws.
+
+    Written by hand (a few hundred bytes); it makes the extractor work for a
+    very long time, which is what the extraction time limit is for.
+    """
+    objects: dict[int, bytes] = {}
+    first_form = 10
+    objects[1] = b"<< /Type /Catalog /Pages 2 0 R >>"
+    objects[2] = b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>"
+    objects[5] = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"
+    objects[3] = (
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> /XObject << /X 10 0 R >> >> >>"
+    )
+
+    def stream(dictionary: bytes, body: bytes) -> bytes:
+        return b"<< " + dictionary + b" /Length " + str(len(body)).encode() + b" >>\nstream\n" + body + b"\nendstream"
+
+    objects[4] = stream(b"", b"BT /F1 12 Tf 72 720 Td (Visible text on the page.) Tj ET q /X Do Q")
+    for level in range(depth):
+        num = first_form + level
+        if level == depth - 1:
+            body = b"BT /F1 1 Tf 0 0 Td (x) Tj ET"
+            res = b"/Resources << /Font << /F1 5 0 R >> >>"
+        else:
+            body = b"q /X Do Q q /X Do Q"
+            res = b"/Resources << /XObject << /X " + str(num + 1).encode() + b" 0 R >> >>"
+        objects[num] = stream(b"/Type /XObject /Subtype /Form /BBox [0 0 612 792] " + res, body)
+    out = bytearray(b"%PDF-1.7\n")
+    offsets: dict[int, int] = {}
+    for num in sorted(objects):
+        offsets[num] = len(out)
+        out += str(num).encode() + b" 0 obj\n" + objects[num] + b"\nendobj\n"
+    size = max(objects) + 1
+    xref = len(out)
+    out += b"xref\n0 " + str(size).encode() + b"\n0000000000 65535 f \n"
+    for num in range(1, size):
+        out += (b"%010d 00000 n \n" % offsets[num]) if num in offsets else b"0000000000 65535 f \n"
+    out += b"trailer\n<< /Size " + str(size).encode() + b" /Root 1 0 R >>\nstartxref\n" + str(xref).encode() + b"\n%%EOF\n"
+    return bytes(out)
+
+
 def main() -> None:
     _fonts()
     fixtures = ROOT / "tests" / "fixtures"
+    write_hidden_text_pdf(fixtures / "hidden_text.pdf")
+    write_invisible_only_pdf(fixtures / "invisible_only.pdf")
+    (fixtures / "form_bomb.pdf").write_bytes(form_bomb_pdf())
     write_pdf(
         fixtures / "hyphenated.pdf",
         [

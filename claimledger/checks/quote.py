@@ -82,7 +82,7 @@ def check_quote_text(
         return Finding(
             claim_id, check, Status.DISCREPANCY, Reason.QUOTE_ONLY_IN_HIDDEN_TEXT,
             f"the quote occurs in {source_id} only in text a reader cannot see "
-            "(hidden element, script, style or comment)",
+            "(hidden HTML element, script, style or comment; invisible, white or tiny PDF text)",
         )  # fmt: skip
     if result.elsewhere is not None:
         elsewhere = result.elsewhere

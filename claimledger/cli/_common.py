@@ -7,6 +7,7 @@ Exit codes: 0 PASS, 1 FAIL, 2 usage or input error, 3 PARTIAL (or FAIL under
 from __future__ import annotations
 
 import hashlib
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,9 @@ from claimledger._config import (
     DEFAULT_MAX_PDF_PAGES,
     DEFAULT_MAX_SOURCE_BYTES,
     DEFAULT_MIN_QUOTE_CHARS,
+    DEFAULT_PDF_TIMEOUT,
+    DEFAULT_SQL_MEMORY,
+    DEFAULT_SQL_TIMEOUT,
     DEFAULT_TOLERANCE,
     GateConfig,
 )
@@ -95,6 +99,13 @@ def render(report: Report, fmt: str) -> str:
     return text
 
 
+def _memory_size(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """A DuckDB memory size such as ``512MB`` or ``2GB``."""
+    if not re.fullmatch(r"\d{1,9}(\.\d{1,3})?\s?(K|M|G|T)?i?B", value.strip(), re.IGNORECASE):
+        raise click.BadParameter(f"{value!r} is not a size such as 512MB or 2GB")
+    return value.strip()
+
+
 def common_check_options(fn: Any) -> Any:
     options = [
         click.option("--ledger", "-l", type=click.Path(path_type=Path), required=True,
@@ -122,6 +133,13 @@ def common_check_options(fn: Any) -> Any:
                      show_default=True, help="Larger sources are not read (HIGH finding)."),
         click.option("--max-pdf-pages", type=click.IntRange(1), default=DEFAULT_MAX_PDF_PAGES,
                      show_default=True, help="PDFs with more pages are not read (HIGH finding)."),
+        click.option("--pdf-timeout", type=click.FloatRange(0.1), default=DEFAULT_PDF_TIMEOUT, show_default=True,
+                     help="Seconds to extract one PDF (in a child process; stopped after, HIGH finding)."),
+        click.option("--sql-timeout", type=click.FloatRange(0.01), default=DEFAULT_SQL_TIMEOUT, show_default=True,
+                     help="Seconds per ledger SQL query; a longer query is stopped (HIGH finding)."),
+        click.option("--sql-memory-limit", default=DEFAULT_SQL_MEMORY, show_default=True, metavar="SIZE",
+                     callback=_memory_size,
+                     help="DuckDB memory limit for ledger SQL, e.g. 512MB or 2GB."),
         click.option("--quiet", "-q", is_flag=True, help="No progress output on stderr."),
     ]  # fmt: skip
     for option in reversed(options):
@@ -140,6 +158,9 @@ def config_from(kw: dict[str, Any]) -> GateConfig:
         refresh=kw["refresh"],
         max_source_bytes=kw["max_source_bytes"],
         max_pdf_pages=kw["max_pdf_pages"],
+        pdf_timeout=kw.get("pdf_timeout", DEFAULT_PDF_TIMEOUT),
+        sql_timeout=kw.get("sql_timeout", DEFAULT_SQL_TIMEOUT),
+        sql_memory_limit=kw.get("sql_memory_limit", DEFAULT_SQL_MEMORY),
         metrics_files=tuple(kw["metrics_files"]),
     )
 

@@ -101,6 +101,7 @@ class DataStore:
             if kind == "VIEW":
                 allowed.append(str(path))
         self.con.execute(f"SET allowed_paths=[{', '.join(_quote_str(p) for p in allowed)}]")
+        self.con.execute("SET enable_progress_bar=false")  # never printed into a report on stdout
         self.con.execute("SET enable_external_access=false")
         self.con.execute(f"SET memory_limit={_quote_str(config.sql_memory_limit)}")
         self.con.execute("SET lock_configuration=true")
@@ -129,7 +130,13 @@ class DataStore:
             return self.con.execute(sql).fetchmany(2)
         except self._duckdb.InterruptException:
             raise QueryError(
-                "metric_error", f"query stopped after the {self.config.sql_timeout:g}s time limit"
+                "metric_error", f"query stopped after the {self.config.sql_timeout:g}s time limit (--sql-timeout)"
+            ) from None
+        except self._duckdb.OutOfMemoryException:
+            raise QueryError(
+                "metric_error",
+                f"query stopped: it needs more than the {self.config.sql_memory_limit} memory limit "
+                "(--sql-memory-limit)",
             ) from None
         except self._duckdb.Error as exc:
             message = _short(exc)

@@ -1,23 +1,33 @@
 """Fetching URL sources into a content-addressed cache.
 
 Private, loopback and link-local addresses are refused before any connection
-unless ``allow_private`` is set. Redirects, size and time are capped; no
-credentials or cookies are ever sent. What the cache reads back is checked
-against its SHA-256; writes are atomic, so concurrent runs never see half a
-file.
+unless ``allow_private`` is set: every hop (redirects included) is checked
+when its URL is known, and the connection itself is made only to an address
+that was checked at connect time (no second DNS lookup that a rebinding
+server could answer differently). Redirects, size and time are capped; no
+credentials, cookies, proxies or environment settings are ever used. What the
+cache reads back is checked against its SHA-256; writes are atomic and
+serialized by a lock file, so concurrent runs sharing a cache never see or
+leave half a file.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import ipaddress
 import json
 import os
 import socket
 import tempfile
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import urljoin, urlsplit
+
+import httpcore
+import httpx
 
 from claimledger._exceptions import SourceError
 
@@ -49,11 +59,28 @@ def default_cache_dir() -> Path:
     return (Path(xdg) if xdg else Path.home() / ".cache") / "claimledger"
 
 
+def _new_file_mode(path: Path) -> int:
+    """The mode a plain ``open(path, "w")`` would give: the existing file's, else 0666 minus the umask."""
+    try:
+        return path.stat().st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 def atomic_write(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` so that readers see the old or the new file, never half."""
+    """Write ``data`` to ``path`` so that readers see the old or the new file, never half.
+
+    The data goes to a temporary file in the same folder, is flushed to disk
+    and renamed over ``path``; on any failure the temporary file is removed and
+    ``path`` is left as it was. The file keeps its mode (a new one gets the umask's).
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        with contextlib.suppress(OSError):
+            os.fchmod(fd, _new_file_mode(path))
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
@@ -64,8 +91,118 @@ def atomic_write(path: Path, data: bytes) -> None:
         raise
 
 
-def check_host(url: str, allow_private: bool) -> None:
-    """Refuse non-public addresses (before any connection) unless allowed."""
+@contextlib.contextmanager
+def locked(lock_path: Path) -> Iterator[None]:
+    """Hold an exclusive advisory lock on ``lock_path`` (POSIX ``flock``; a no-op where unavailable)."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: atomic renames alone keep the cache whole
+        yield
+        return
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    with lock_path.open("a+b") as fh:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+
+
+def resolve(host: str, port: int) -> list[str]:
+    """Every address ``host`` resolves to (one DNS lookup)."""
+    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    return list(dict.fromkeys(str(info[4][0]) for info in infos))
+
+
+def is_public(address: str) -> bool:
+    """A global unicast address, also when an IPv6 form embeds a non-public IPv4 one."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address):
+        embedded = ip.ipv4_mapped or ip.sixtofour
+        if embedded is None and ip in ipaddress.IPv6Network("64:ff9b::/96"):
+            embedded = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+        if embedded is not None and not is_public(str(embedded)):
+            return False
+    return ip.is_global and not ip.is_multicast
+
+
+def checked_addresses(host: str, port: int, allow_private: bool) -> list[str]:
+    """Resolve ``host`` once and return its addresses; refuse non-public ones unless allowed."""
+    try:
+        addresses = resolve(host, port)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise SourceError("source_network_error", f"cannot resolve host {host!r} ({exc})") from None
+    if not allow_private:
+        for address in addresses:
+            if not is_public(address):
+                raise SourceError(
+                    "source_url_refused",
+                    f"{host} resolves to non-public address {address}; refused to prevent SSRF. "
+                    "Pass --allow-private-urls if this source is meant to be on your network",
+                )
+    if not addresses:
+        raise SourceError("source_network_error", f"host {host!r} has no address")
+    return addresses
+
+
+class _CheckedBackend(httpcore.NetworkBackend):
+    """Connects only to addresses resolved and checked at connect time (closes the DNS-rebinding gap).
+
+    TLS still verifies the certificate against the URL's host name: httpcore
+    passes the origin's host as the server name, not the address dialled.
+    """
+
+    def __init__(self, allow_private: bool) -> None:
+        self.allow_private = allow_private
+        self._inner = httpcore.SyncBackend()
+
+    def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Iterable[Any] | None = None,
+    ) -> httpcore.NetworkStream:
+        error: Exception | None = None
+        for address in checked_addresses(host, port, self.allow_private):
+            try:
+                return self._inner.connect_tcp(address, port, timeout, local_address, socket_options)
+            except (httpcore.ConnectError, httpcore.ConnectTimeout) as exc:
+                error = exc
+        assert error is not None
+        raise error
+
+    def connect_unix_socket(
+        self, path: str, timeout: float | None = None, socket_options: Iterable[Any] | None = None
+    ) -> httpcore.NetworkStream:
+        raise httpcore.ConnectError("unix sockets are never used for sources")
+
+    def sleep(self, seconds: float) -> None:
+        self._inner.sleep(seconds)
+
+
+class _CheckedTransport(httpx.HTTPTransport):
+    """httpx's transport with the connection pool dialling through :class:`_CheckedBackend`."""
+
+    def __init__(self, allow_private: bool) -> None:
+        super().__init__(trust_env=False)
+        import ssl
+
+        import certifi
+
+        self._pool = httpcore.ConnectionPool(
+            ssl_context=ssl.create_default_context(cafile=certifi.where()),
+            network_backend=_CheckedBackend(allow_private),
+            max_connections=4,
+        )
+
+
+def check_url_form(url: str) -> tuple[str, int]:
+    """Refuse a URL that is not plain http(s) with a host (no credentials); return its host and port."""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https"):
         raise SourceError("source_url_refused", f"only http and https URLs are fetched, not {parts.scheme!r}")
@@ -74,20 +211,18 @@ def check_host(url: str, allow_private: bool) -> None:
     host = parts.hostname
     if not host:
         raise SourceError("source_url_refused", "URL has no host")
-    if allow_private:
-        return
     try:
-        infos = socket.getaddrinfo(host, parts.port or (443 if parts.scheme == "https" else 80))
-    except socket.gaierror as exc:
-        raise SourceError("source_network_error", f"cannot resolve host {host!r} ({exc})") from None
-    for info in infos:
-        ip = ipaddress.ip_address(info[4][0])
-        if not ip.is_global or ip.is_multicast:
-            raise SourceError(
-                "source_url_refused",
-                f"{host} resolves to non-public address {ip}; refused to prevent SSRF. "
-                "Pass --allow-private-urls if this source is meant to be on your network",
-            )
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        raise SourceError("source_url_refused", f"URL has an invalid port: {url}") from None
+    return host, port
+
+
+def check_host(url: str, allow_private: bool) -> None:
+    """Refuse a malformed URL, and non-public addresses (before any connection) unless allowed."""
+    host, port = check_url_form(url)
+    if not allow_private:
+        checked_addresses(host, port, allow_private)
 
 
 class UrlCache:
@@ -111,10 +246,12 @@ class UrlCache:
         return Fetched(data, str(meta.get("content_type", "")), True)
 
     def put(self, url: str, fetched: Fetched) -> None:
+        """Store the object, then the URL's entry that names it, under the cache's lock."""
         digest = hashlib.sha256(fetched.data).hexdigest()
-        atomic_write(self.root / "objects" / digest, fetched.data)
         meta = {"url": url, "sha256": digest, "content_type": fetched.content_type}
-        atomic_write(self._meta_path(url), json.dumps(meta).encode())
+        with locked(self.root / ".lock"):
+            atomic_write(self.root / "objects" / digest, fetched.data)
+            atomic_write(self._meta_path(url), json.dumps(meta).encode())
 
 
 def fetch_url(
@@ -127,15 +264,17 @@ def fetch_url(
     refresh: bool = False,
 ) -> Fetched:
     """Fetch ``url`` (or read it from ``cache``). Raises :class:`SourceError` with a reason code."""
-    import httpx
-
+    check_url_form(url)  # a URL with credentials or another scheme is refused even when cached
     if cache is not None and not refresh:
         hit = cache.get(url)
         if hit is not None:
             return hit
     current = url
     headers = {"User-Agent": "claimledger (source verification)", "Accept": "*/*"}
-    with httpx.Client(timeout=timeout, follow_redirects=False, trust_env=False, headers=headers) as client:
+    transport = _CheckedTransport(allow_private)
+    with httpx.Client(
+        timeout=timeout, follow_redirects=False, trust_env=False, headers=headers, transport=transport
+    ) as client:
         for _ in range(MAX_REDIRECTS + 1):
             check_host(current, allow_private)
             try:

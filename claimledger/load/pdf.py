@@ -1,51 +1,94 @@
-"""PDF text with page numbers, through pypdfium2 (PDFium)."""
+"""PDF text with page numbers, through pypdfium2 (PDFium).
+
+Extraction runs in a child process (:mod:`claimledger.load._pdf_worker`) with
+a time limit, so a PDF crafted to hang or crash the extractor is stopped and
+reported (``source_extraction_timeout``) instead of stopping the gate. Text
+drawn invisibly (render mode 3, white fill, transparent or tiny text) is
+returned apart as hidden text: a quote found only there is not verified.
+"""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
 from claimledger._exceptions import SourceError
+from claimledger.load import _pdf_worker
 
 PAGE_SEPARATOR = "\n\n"
+WORKER_COMMAND: tuple[str, ...] = (sys.executable, "-I", str(Path(_pdf_worker.__file__).resolve()))
 
 
-def pdf_to_text(data: bytes, *, max_pages: int = 2000) -> tuple[str, tuple[int, ...]]:
-    """Return the text layer of a PDF and the offset where each page starts.
+def _run_worker(data: bytes, max_pages: int, timeout: float) -> dict[str, Any]:
+    """Extract in a child process; kill it after ``timeout`` seconds."""
+    try:
+        done = subprocess.run(
+            [*WORKER_COMMAND, str(max_pages)],
+            input=data,
+            capture_output=True,
+            timeout=timeout,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        raise SourceError(
+            "source_extraction_timeout",
+            f"PDF text extraction did not finish within {timeout:g}s and was stopped "
+            "(a PDF crafted to hang the extractor?); raise --pdf-timeout if the PDF is just very long",
+        ) from None
+    except OSError as exc:
+        raise SourceError("source_unreadable", f"cannot start the PDF extractor: {exc}") from None
+    try:
+        result = json.loads(done.stdout)
+        if not isinstance(result, dict):
+            raise ValueError("not an object")
+    except ValueError:
+        err = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        why = f"exit code {done.returncode}" + (f": {err[-1][:200]}" if err else "")
+        raise SourceError("source_unreadable", f"the PDF extractor failed on this file ({why})") from None
+    return result
 
-    PDFium marks a hyphenated line break with U+FFFE; :mod:`claimledger.normalize`
-    reads it. Raises :class:`SourceError` for an unreadable, encrypted or
-    text-less PDF.
+
+def pdf_extract(
+    data: bytes, *, max_pages: int = 2000, timeout: float | None = None
+) -> tuple[str, tuple[int, ...], str]:
+    """Visible text, the offset where each page starts, and the hidden text of a PDF.
+
+    With ``timeout`` (seconds) extraction runs in a child process that is
+    killed when the time is up; without, in this process. PDFium marks a
+    hyphenated line break with U+FFFE; :mod:`claimledger.normalize` reads it.
+    Raises :class:`SourceError` for an unreadable, encrypted, text-less, too
+    long or too slow PDF.
     """
-    import pypdfium2 as pdfium
-
-    try:
-        doc = pdfium.PdfDocument(data)
-    except pdfium.PdfiumError as exc:
-        raise SourceError("source_unreadable", f"not a readable PDF ({exc})") from None
-    try:
-        n = len(doc)
-        if n > max_pages:
-            raise SourceError(
-                "source_too_large", f"PDF has {n} pages, over the limit of {max_pages} (--max-pdf-pages)"
-            )
-        parts: list[str] = []
-        starts: list[int] = []
-        offset = 0
-        for i in range(n):
-            page = doc[i]
-            textpage = page.get_textpage()
-            try:
-                text = textpage.get_text_range()
-            finally:
-                textpage.close()
-                page.close()
-            starts.append(offset)
-            parts.append(text)
-            offset += len(text) + len(PAGE_SEPARATOR)
-        full = PAGE_SEPARATOR.join(parts)
-    finally:
-        doc.close()
+    result = _pdf_worker.extract(data, max_pages) if timeout is None else _run_worker(data, max_pages, timeout)
+    if "error" in result:
+        raise SourceError(str(result["error"]), str(result.get("message", "")))
+    parts = [str(p) for p in result.get("pages", [])]
+    hidden_parts = [str(h) for h in result.get("hidden", [])]
+    starts: list[int] = []
+    offset = 0
+    for text in parts:
+        starts.append(offset)
+        offset += len(text) + len(PAGE_SEPARATOR)
+    full = PAGE_SEPARATOR.join(parts)
+    hidden = PAGE_SEPARATOR.join(h for h in hidden_parts if h.strip())
     if not full.strip():
+        if hidden.strip():
+            raise SourceError(
+                "source_no_text",
+                "PDF has no visible text, only invisible text (an OCR layer, or text hidden on purpose); "
+                "cite a text version of the source",
+            )
         raise SourceError(
             "source_no_text",
             "PDF has no text layer (a scan?); run OCR or cite a text version of the source",
         )
-    return full, tuple(starts)
+    return full, tuple(starts), hidden
+
+
+def pdf_to_text(data: bytes, *, max_pages: int = 2000, timeout: float | None = None) -> tuple[str, tuple[int, ...]]:
+    """Return the visible text layer of a PDF and the offset where each page starts."""
+    text, starts, _hidden = pdf_extract(data, max_pages=max_pages, timeout=timeout)
+    return text, starts

@@ -14,7 +14,7 @@ from claimledger._config import GateConfig
 from claimledger._exceptions import SourceError
 from claimledger.load.fetch import UrlCache, default_cache_dir, fetch_url
 from claimledger.load.html import html_to_text
-from claimledger.load.pdf import pdf_to_text
+from claimledger.load.pdf import pdf_extract
 from claimledger.load.text import decode_text, markdown_to_text
 from claimledger.model.source import Source
 
@@ -88,10 +88,9 @@ def read_bytes(origin: str, config: GateConfig) -> tuple[bytes, str]:
 
 
 def extract_text(data: bytes, media_type: str, config: GateConfig) -> tuple[str, tuple[int, ...], str]:
-    """Text a reader sees, page starts (PDF) and hidden text (HTML)."""
+    """Text a reader sees, page starts (PDF) and hidden text (HTML; invisible PDF text)."""
     if media_type == "application/pdf":
-        text, pages = pdf_to_text(data, max_pages=config.max_pdf_pages)
-        return text, pages, ""
+        return pdf_extract(data, max_pages=config.max_pdf_pages, timeout=config.pdf_timeout)
     if media_type == "text/html":
         visible, hidden = html_to_text(decode_text(data))
         return visible, (), hidden

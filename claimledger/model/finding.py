@@ -47,6 +47,7 @@ class Reason(StrEnum):
     SOURCE_FORBIDDEN = "source_forbidden"
     SOURCE_URL_REFUSED = "source_url_refused"
     SOURCE_BAD_CONTENT_TYPE = "source_bad_content_type"
+    SOURCE_EXTRACTION_TIMEOUT = "source_extraction_timeout"
     # numbers
     NUMBER_MISMATCH = "number_mismatch"
     NUMBER_NOT_IN_QUOTE = "number_not_in_quote"

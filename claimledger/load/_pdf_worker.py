@@ -1,0 +1,142 @@
+"""PDF text extraction, meant to run in a child process that can be stopped.
+
+This module imports only the standard library and pypdfium2, so the child
+starts quickly (``python -I _pdf_worker.py MAX_PAGES < file.pdf``). It writes
+one JSON object to stdout: ``{"pages": [...], "hidden": [...]}`` or
+``{"error": reason, "message": ...}``.
+
+Text a reader cannot see is kept apart, page by page:
+
+* text drawn with render mode 3 (invisible; OCR layers over scans use it too,
+  so it is reported, never silently dropped),
+* text filled in white or near-white (white on a white page), or fully
+  transparent,
+* text smaller than half a point.
+
+A page without such text takes the fast path (one call for the whole page);
+only pages that hold a hidden text object are read character by character.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import sys
+from typing import Any
+
+WHITE = 245  # each of R, G and B at least this: white on (presumed) white paper
+MIN_FONT_SIZE = 0.5  # points
+
+
+def _hidden_object(raw: Any, obj: Any) -> bool:
+    mode = raw.FPDFTextObj_GetTextRenderMode(obj)
+    if mode == raw.FPDF_TEXTRENDERMODE_INVISIBLE:
+        return True
+    r, g, b, a = (ctypes.c_uint() for _ in range(4))
+    filled = mode in (
+        raw.FPDF_TEXTRENDERMODE_FILL,
+        raw.FPDF_TEXTRENDERMODE_FILL_CLIP,
+        raw.FPDF_TEXTRENDERMODE_FILL_STROKE,
+        raw.FPDF_TEXTRENDERMODE_FILL_STROKE_CLIP,
+    )
+    if filled and raw.FPDFPageObj_GetFillColor(obj, r, g, b, a):
+        if a.value == 0:
+            return True
+        if min(r.value, g.value, b.value) >= WHITE and mode in (
+            raw.FPDF_TEXTRENDERMODE_FILL,
+            raw.FPDF_TEXTRENDERMODE_FILL_CLIP,
+        ):
+            return True
+    size = ctypes.c_float()
+    return bool(raw.FPDFTextObj_GetFontSize(obj, size)) and 0 <= size.value < MIN_FONT_SIZE
+
+
+def _hidden_objects(raw: Any, count: int, get: Any, depth: int = 0) -> set[int]:
+    """Addresses of the hidden text objects, looking into form XObjects (bounded depth)."""
+    found: set[int] = set()
+    for i in range(count):
+        obj = get(i)
+        if not obj:
+            continue
+        kind = raw.FPDFPageObj_GetType(obj)
+        if kind == raw.FPDF_PAGEOBJ_TEXT and _hidden_object(raw, obj):
+            found.add(ctypes.cast(obj, ctypes.c_void_p).value or 0)
+        elif kind == raw.FPDF_PAGEOBJ_FORM and depth < 8:
+            n = raw.FPDFFormObj_CountObjects(obj)
+            found |= _hidden_objects(raw, n, lambda j, o=obj: raw.FPDFFormObj_GetObject(o, j), depth + 1)
+    return found
+
+
+def _split_page(raw: Any, textpage: Any, hidden_objs: set[int]) -> tuple[str, str]:
+    """Visible and hidden text of a page, one character at a time."""
+    tp = textpage.raw
+    visible: list[str] = []
+    hidden: list[str] = []
+    last_hidden: int | None = None  # the hidden text object being read
+    for i in range(raw.FPDFText_CountChars(tp)):
+        code = raw.FPDFText_GetUnicode(tp, i)
+        ch = chr(code) if 0 < code < 0x110000 and not 0xD800 <= code <= 0xDFFF else ""
+        obj = raw.FPDFText_GetTextObject(tp, i)
+        addr = ctypes.cast(obj, ctypes.c_void_p).value if obj else None
+        if addr is not None and addr in hidden_objs:
+            if addr != last_hidden and hidden:
+                hidden.append("\n")
+            hidden.append(ch)
+            last_hidden = addr
+        elif addr is not None:
+            visible.append(ch)
+            last_hidden = None
+        elif last_hidden is None:
+            visible.append(ch)  # a generated space or line break right after hidden text belongs to neither
+    return "".join(visible), "".join(hidden)
+
+
+def extract(data: bytes, max_pages: int) -> dict[str, Any]:
+    """Visible and hidden text of every page, or an error (reason code and message)."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    try:
+        doc = pdfium.PdfDocument(data)
+    except pdfium.PdfiumError as exc:
+        return {"error": "source_unreadable", "message": f"not a readable PDF ({exc})"}
+    try:
+        n = len(doc)
+        if n > max_pages:
+            return {
+                "error": "source_too_large",
+                "message": f"PDF has {n} pages, over the limit of {max_pages} (--max-pdf-pages)",
+            }
+        pages: list[str] = []
+        hidden: list[str] = []
+        for i in range(n):
+            page = doc[i]
+            textpage = page.get_textpage()
+            try:
+                hidden_objs = _hidden_objects(
+                    raw, raw.FPDFPage_CountObjects(page.raw), lambda j, p=page.raw: raw.FPDFPage_GetObject(p, j)
+                )
+                if hidden_objs:
+                    text, secret = _split_page(raw, textpage, hidden_objs)
+                else:
+                    text, secret = textpage.get_text_range(), ""
+            finally:
+                textpage.close()
+                page.close()
+            pages.append(text)
+            hidden.append(secret)
+    except pdfium.PdfiumError as exc:
+        return {"error": "source_unreadable", "message": f"PDF text cannot be extracted ({exc})"}
+    finally:
+        doc.close()
+    return {"pages": pages, "hidden": hidden}
+
+
+def main() -> None:
+    max_pages = int(sys.argv[1]) if len(sys.argv) > 1 else 5000
+    result = extract(sys.stdin.buffer.read(), max_pages)
+    sys.stdout.buffer.write(json.dumps(result).encode("ascii"))  # \u escapes: lone surrogates survive
+
+
+if __name__ == "__main__":
+    main()
