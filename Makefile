@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test lint typecheck check-all clean
+.PHONY: bench demo test lint typecheck check-all clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,3 +45,8 @@ typecheck: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+
+## bench: speed and memory at scale (10-15 minutes; writes docs/benchmarks.md and .png)
+bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[dev,bench]"
+	$(BIN)/python scripts/bench.py $(BENCH_ARGS)

@@ -11,8 +11,11 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
 import sys
+import tempfile
 from array import array
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,7 +26,7 @@ from claimledger.load.sources import extract_text, read_bytes, sniff_media_type
 from claimledger.model.source import Source
 from claimledger.normalize import Normalized, has_break_hyphens, normalize
 
-INDEX_VERSION = 3  # bump when extraction or normalization changes
+INDEX_VERSION = 4  # bump when extraction or normalization changes
 
 
 @dataclass
@@ -47,56 +50,79 @@ class IndexedSource:
         return self._alternate
 
 
-def _cache_path(config: GateConfig, sha: str) -> Path:
+def _cache_paths(config: GateConfig, sha: str) -> tuple[Path, Path]:
     root = config.cache_dir or default_cache_dir()
-    return root / "index" / f"v{INDEX_VERSION}" / sha[:2] / f"{sha}.idx"
+    base = root / "index" / f"v{INDEX_VERSION}" / sha[:2] / sha
+    return base.with_suffix(".bin"), base.with_suffix(".json")
 
 
-def _pack(ix: IndexedSource) -> bytes:
-    src, norm = ix.source, ix.primary
-    parts = [
-        src.text.encode("utf-8"),
-        norm.text.encode("utf-8"),
-        (ix.hidden or "").encode("utf-8"),
-        norm.norm_start.tobytes(),
-        norm.orig_start.tobytes(),
-        norm.orig_end.tobytes(),
-        bytes(norm.linear),
-    ]
-    payload = b"".join(parts)
+def _parts(ix: IndexedSource) -> Iterator[bytes]:
+    """The payload, one part at a time (never all of it in memory at once)."""
+    norm = ix.primary
+    yield ix.source.text.encode("utf-8")
+    yield norm.text.encode("utf-8")
+    yield (ix.hidden or "").encode("utf-8")
+    yield norm.norm_start.tobytes()
+    yield norm.orig_start.tobytes()
+    yield norm.orig_end.tobytes()
+    yield bytes(norm.linear)
+
+
+def _store(ix: IndexedSource, config: GateConfig) -> None:
+    """Payload first, then the header that names its SHA-256: a reader trusts neither alone."""
+    bin_path, json_path = _cache_paths(config, ix.source.sha256)
+    bin_path.parent.mkdir(parents=True, exist_ok=True)
+    digest = hashlib.sha256()
+    lengths: list[int] = []
+    fd, tmp = tempfile.mkstemp(dir=bin_path.parent, prefix=f".{bin_path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            for part in _parts(ix):
+                digest.update(part)
+                lengths.append(len(part))
+                fh.write(part)
+        os.replace(tmp, bin_path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
     header = {
         "version": INDEX_VERSION,
-        "media_type": src.media_type,
-        "page_starts": list(src.page_starts),
-        "hidden_text": src.hidden_text != "",
-        "lengths": [len(p) for p in parts],
+        "media_type": ix.source.media_type,
+        "page_starts": list(ix.source.page_starts),
+        "hidden_text": ix.source.hidden_text != "",
+        "lengths": lengths,
         "byteorder": sys.byteorder,
-        "payload_sha256": hashlib.sha256(payload).hexdigest(),
+        "payload_sha256": digest.hexdigest(),
     }
-    return json.dumps(header).encode("utf-8") + b"\n" + payload
+    atomic_write(json_path, json.dumps(header).encode("utf-8"))
 
 
-def _unpack(blob: bytes, source_id: str, origin: str, sha: str) -> IndexedSource | None:
+def _load(config: GateConfig, source_id: str, origin: str, sha: str) -> IndexedSource | None:
+    bin_path, json_path = _cache_paths(config, sha)
     try:
-        head, payload = blob.split(b"\n", 1)
-        header = json.loads(head)
+        header = json.loads(json_path.read_bytes())
         if header.get("version") != INDEX_VERSION or header.get("byteorder") != sys.byteorder:
             return None
-        if hashlib.sha256(payload).hexdigest() != header["payload_sha256"]:
-            return None
+        digest = hashlib.sha256()
         chunks: list[bytes] = []
-        pos = 0
-        for n in header["lengths"]:
-            chunks.append(payload[pos : pos + n])
-            pos += n
-        text, norm_text, hidden = (c.decode("utf-8") for c in chunks[:3])
+        with bin_path.open("rb") as fh:
+            for n in header["lengths"]:
+                chunk = fh.read(n)
+                if len(chunk) != n:
+                    return None
+                digest.update(chunk)
+                chunks.append(chunk)
+        if digest.hexdigest() != header["payload_sha256"]:
+            return None  # corrupted or tampered: rebuild
+        text, norm_text, hidden = (chunks[i].decode("utf-8") for i in range(3))
+        chunks[0] = chunks[1] = chunks[2] = b""
         arrays: list[array[int]] = []
         for raw in chunks[3:6]:
             arr: array[int] = array("q")
             arr.frombytes(raw)
             arrays.append(arr)
         linear = bytearray(chunks[6])
-    except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+    except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):
         return None
     source = Source(
         id=source_id,
@@ -118,12 +144,8 @@ def index_source(source_id: str, origin: str, config: GateConfig) -> IndexedSour
     """
     data, content_type = read_bytes(origin, config)
     sha = hashlib.sha256(data).hexdigest()
-    path = _cache_path(config, sha)
     if config.index_cache:
-        try:
-            cached = _unpack(path.read_bytes(), source_id, origin, sha)
-        except OSError:
-            cached = None
+        cached = _load(config, source_id, origin, sha)
         if cached is not None:
             return cached
     media_type = sniff_media_type(origin, data, content_type)
@@ -135,5 +157,5 @@ def index_source(source_id: str, origin: str, config: GateConfig) -> IndexedSour
     ix = IndexedSource(source, normalize(text), normalize(hidden).text if hidden else None)
     if config.index_cache:
         with contextlib.suppress(OSError):  # a read-only cache only costs speed
-            atomic_write(path, _pack(ix))
+            _store(ix, config)
     return ix

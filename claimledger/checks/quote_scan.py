@@ -22,7 +22,7 @@ from claimledger.index import IndexedSource
 from claimledger.model.finding import Evidence
 from claimledger.normalize import Normalized
 
-FULL_SEARCH_LIMIT = 400_000  # normalized characters; above this, seed-and-extend
+FULL_SEARCH_LIMIT = 50_000  # normalized characters; above this, seed-and-extend
 SEED_MAX_HITS = 200  # a seed seen more often than this is uninformative
 CONTEXT_CHARS = 200
 
@@ -54,21 +54,29 @@ def _context(ix: IndexedSource, ev: Evidence) -> str:
     return text[max(0, ev.start - CONTEXT_CHARS) : ev.end + CONTEXT_CHARS]
 
 
-def first_positions(patterns: list[str], text: str) -> dict[int, int]:
-    """Start of the first occurrence of each pattern in ``text`` (one pass)."""
-    if not patterns or not text:
-        return {}
-    automaton = ahocorasick.Automaton()
-    for i, p in enumerate(patterns):
-        automaton.add_word(p, i)
-    automaton.make_automaton()
-    first: dict[int, int] = {}
-    for end, i in automaton.iter(text):
-        if i not in first:
-            first[i] = end - len(patterns[i]) + 1
-            if len(first) == len(patterns):
-                break
-    return first
+class PatternSet:
+    """An Aho-Corasick automaton over many patterns, built once and run over many texts."""
+
+    def __init__(self, patterns: Iterable[str]) -> None:
+        self.patterns = sorted(set(patterns))
+        self._automaton = ahocorasick.Automaton()
+        for i, p in enumerate(self.patterns):
+            self._automaton.add_word(p, i)
+        if self.patterns:
+            self._automaton.make_automaton()
+
+    def first_positions(self, text: str) -> dict[str, int]:
+        """Start of the first occurrence of each pattern found in ``text`` (one pass)."""
+        if not self.patterns or not text:
+            return {}
+        first: dict[int, int] = {}
+        n = len(self.patterns)
+        for end, i in self._automaton.iter(text):
+            if i not in first:
+                first[i] = end - len(self.patterns[i]) + 1
+                if len(first) == n:
+                    break
+        return {self.patterns[i]: pos for i, pos in first.items()}
 
 
 def _seeds(q: str) -> list[tuple[int, str]]:
@@ -172,58 +180,64 @@ def scan_quotes(
     """Locate every (source, normalized quote) pair; see the module docstring."""
     results: dict[Key, QuoteResult] = {k: QuoteResult() for k in keys}
     by_source: dict[str, list[str]] = defaultdict(list)
-    for sid, nq in results:
+    owners: dict[str, list[tuple[str, QuoteResult]]] = defaultdict(list)
+    for (sid, nq), r in results.items():
         by_source[sid].append(nq)
-    # pass 1: each cited source once, all its quotes together
-    for sid in [s for s in all_sources if s in by_source] + [s for s in by_source if s not in all_sources]:
-        quotes = by_source[sid]
+        owners[nq].append((sid, r))
+    everything = PatternSet(owners)
+    cited = [s for s in all_sources if s in by_source] + [s for s in by_source if s not in all_sources]
+    # pass 1: each cited source once; every quote of the run is looked for in it, so a
+    # quote found in a source it does not cite is known without a second pass
+    for sid in cited:
         ix = load(sid)
         if isinstance(ix, SourceError):
-            for nq in quotes:
+            for nq in by_source[sid]:
                 results[(sid, nq)].error = ix
             continue
-        missing = _match(quotes, ix, sid, results)
+        _record(_locate(everything, by_source[sid], ix), sid, ix, owners)
+        missing = [nq for nq in by_source[sid] if results[(sid, nq)].found is None]
         if missing and ix.hidden:
             for nq in missing:
                 results[(sid, nq)].in_hidden = nq in ix.hidden
         if missing and near_misses:
             for qi, near in nearest_passages(missing, ix).items():
                 results[(sid, missing[qi])].near = near
-    # pass 2: quotes not in their cited source, looked for in every other source
-    owners: dict[str, list[tuple[str, QuoteResult]]] = defaultdict(list)
-    for (s, q), r in results.items():
-        if r.found is None and r.error is None:
-            owners[q].append((s, r))
-    for sid in all_sources if owners else []:
-        pending = [q for q, rs in owners.items() if any(s != sid and r.elsewhere is None for s, r in rs)]
-        if not pending:
-            continue
-        ix = load(sid)
-        if isinstance(ix, SourceError):
-            continue
-        for nq, ev in _locate(pending, ix).items():
-            for s, r in owners[nq]:
-                if s != sid and r.elsewhere is None:
-                    r.elsewhere = ev
+    # pass 2: quotes still unaccounted for, in the sources nobody cited
+    pending = [nq for nq, rs in owners.items() if any(r.found is None and r.elsewhere is None and r.error is None
+                                                      for _, r in rs)]  # fmt: skip
+    if pending:
+        rest = PatternSet(pending)
+        for sid in all_sources:
+            if sid in by_source:
+                continue
+            ix = load(sid)
+            if not isinstance(ix, SourceError):
+                _record(_locate(rest, [], ix), sid, ix, owners)
     return results
 
 
-def _locate(quotes: list[str], ix: IndexedSource) -> dict[str, Evidence]:
-    found: dict[str, Evidence] = {}
-    for norm in (ix.primary, ix.alternate):
-        if norm is None:
-            continue
-        rest = [q for q in quotes if q not in found]
-        for i, pos in first_positions(rest, norm.text).items():
-            found[rest[i]] = evidence_at(ix, norm, pos, pos + len(rest[i]))
-    return found
-
-
-def _match(quotes: list[str], ix: IndexedSource, sid: str, results: dict[Key, QuoteResult]) -> list[str]:
-    found = _locate(quotes, ix)
+def _record(
+    found: dict[str, Evidence], sid: str, ix: IndexedSource, owners: dict[str, list[tuple[str, QuoteResult]]]
+) -> None:
     for nq, ev in found.items():
-        r = results[(sid, nq)]
-        r.found = ev
-        r.context = _context(ix, ev)
-    return [q for q in quotes if q not in found]
+        for cited, r in owners[nq]:
+            if cited == sid and r.found is None:
+                r.found = ev
+                r.context = _context(ix, ev)
+            elif cited != sid and r.elsewhere is None:
+                r.elsewhere = ev
 
+
+def _locate(patterns: PatternSet, own: list[str], ix: IndexedSource) -> dict[str, Evidence]:
+    """Where the patterns occur in a source; the hyphen-keeping reading is read only when
+    one of the source's own quotes is still missing and holds a hyphen (it cannot differ otherwise)."""
+    found = {
+        nq: evidence_at(ix, ix.primary, pos, pos + len(nq))
+        for nq, pos in patterns.first_positions(ix.primary.text).items()
+    }
+    hyphenated = [nq for nq in own if nq not in found and "-" in nq]
+    if hyphenated and ix.alternate is not None:
+        alt = ix.alternate
+        for nq, pos in PatternSet(hyphenated).first_positions(alt.text).items():
+            found[nq] = evidence_at(ix, alt, pos, pos + len(nq))
+    return found
