@@ -10,7 +10,7 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,mcp,server]"
 	touch $(STAMP)
 
 ## demo: run `claimledger check` on the bundled examples (English and Japanese; no network)
@@ -48,5 +48,5 @@ clean:
 
 ## bench: speed and memory at scale (10-15 minutes; writes docs/benchmarks.md and .png)
 bench: $(STAMP)
-	$(BIN)/python -m pip install --quiet -e ".[dev,bench]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,mcp,server,bench]"
 	$(BIN)/python scripts/bench.py $(BENCH_ARGS)

@@ -1,0 +1,498 @@
+"""What the MCP server and the HTTP service share: a root, confined paths, the runs.
+
+Every path a client gives (a ledger, a draft, a source, a dataset, a file to
+write) and every path a ledger declares is resolved (symlinks followed) and
+must stay inside the root given at start-up; a client path may not contain
+``..``. URL sources are refused unless the server was started with
+``--allow-urls``. Inline content (ledger text, draft text, source text, CSV
+text) is written to a private temporary folder for the one request and removed
+afterwards, so the same gate code runs as for the CLI.
+
+Each run returns :meth:`claimledger.Report.to_dict`, with absolute paths under
+the root or the temporary folder shortened (``draft.md``, ``<inline>/draft.md``)
+so that a reply never shows where the server keeps its files.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+import tempfile
+import threading
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from claimledger._config import DEFAULT_MIN_QUOTE_CHARS, DEFAULT_TOLERANCE, GateConfig
+from claimledger._exceptions import InputError
+from claimledger.load.ledger import load_ledger, parse_ledger
+from claimledger.load.sources import is_url
+from claimledger.model.claim import Ledger
+from claimledger.model.report import Report
+
+# checks share module-level state (metric registry, caches): one run at a time per process
+_RUN_LOCK = threading.Lock()
+
+DRAFT_EXT = {"markdown": ".md", "latex": ".tex", "text": ".txt"}
+SOURCE_EXT = {"text": ".txt", "txt": ".txt", "markdown": ".md", "md": ".md", "html": ".html"}
+DATASET_EXT = {"csv": ".csv", "tsv": ".tsv", "json": ".json", "jsonl": ".jsonl", "ndjson": ".ndjson"}
+
+
+class ServeError(InputError):
+    """A request the server refuses; ``status`` is the HTTP status, ``code`` a stable name."""
+
+    status = 400
+    code = "bad_request"
+
+
+class BadRequest(ServeError):
+    status, code = 400, "bad_request"
+
+
+class PathNotFound(ServeError):
+    status, code = 404, "path_not_found"
+
+
+class PathOutsideRoot(ServeError):
+    status, code = 403, "path_outside_root"
+
+
+class UrlRefused(ServeError):
+    status, code = 403, "url_refused"
+
+
+class Content(BaseModel):
+    """A file under the root (``path``) or inline text (``text``); ``format`` names the inline kind."""
+
+    model_config = ConfigDict(extra="forbid")
+    path: str | None = Field(default=None, description="Path relative to the server's root.")
+    text: str | None = Field(default=None, description="Inline content.")
+    format: str | None = Field(
+        default=None,
+        description="Inline kind: ledger yaml|json; draft markdown|latex|text; "
+        "source text|markdown|html; dataset csv|tsv|json|jsonl.",
+    )
+
+    @model_validator(mode="after")
+    def _one(self) -> Content:
+        if (self.path is None) == (self.text is None):
+            raise ValueError("give exactly one of `path` or `text`")
+        return self
+
+
+ContentArg = Content | str  # a plain string is a path under the root
+
+
+class Options(BaseModel):
+    """Per-request settings (the CLI's options of the same names)."""
+
+    model_config = ConfigDict(extra="forbid")
+    min_quote_chars: int = Field(default=DEFAULT_MIN_QUOTE_CHARS, ge=1, le=10_000)
+    tolerance: float = Field(default=DEFAULT_TOLERANCE, ge=0, le=1e6)
+    fail_closed: bool = True
+
+
+class QuoteItem(BaseModel):
+    """One quote to verify literally against a named source."""
+
+    model_config = ConfigDict(extra="forbid")
+    id: str = Field(min_length=1, description="Claim id, e.g. C1.")
+    source: str = Field(min_length=1, description="Source id (a key of `sources`, or declared in the ledger).")
+    quote: str = Field(min_length=1, description="The quoted text exactly as the draft gives it.")
+    statement: str | None = Field(
+        default=None, description="The draft's sentence that uses the quote (enables the overclaim rules)."
+    )
+
+
+class NumberItem(BaseModel):
+    """One figure to recompute from the datasets (``sql`` or ``metric``)."""
+
+    model_config = ConfigDict(extra="forbid")
+    id: str = Field(min_length=1, description="Claim id, e.g. N1.")
+    value: float | int | str = Field(description='The claimed value, a number or as displayed ("11.7%", "1.2万").')
+    sql: str | None = Field(default=None, description="One read-only DuckDB SELECT over the datasets.")
+    metric: str | None = Field(default=None, description="A metric declared in the ledger's `metrics:`.")
+    tolerance: float | None = Field(default=None, ge=0, description="Relative tolerance (default 0.005).")
+    scale: float | None = Field(default=None, description="Multiply the recomputed value by this first.")
+    statement: str | None = None
+    author_alternative: str | None = Field(
+        default=None, description="A concrete, named reason for a known difference."
+    )
+
+    @model_validator(mode="after")
+    def _one(self) -> NumberItem:
+        if (self.sql is None) == (self.metric is None):
+            raise ValueError("give exactly one of `sql` or `metric`")
+        return self
+
+
+def _reject_dotdot(given: str, what: str) -> None:
+    parts = given.replace("\\", "/").split("/")
+    if ".." in parts:
+        raise PathOutsideRoot(f"{what} {given!r}: `..` is not allowed; give a path inside the root")
+
+
+@dataclasses.dataclass(frozen=True)
+class Workspace:
+    """The root every path must stay in, and the base configuration of every run."""
+
+    root: Path
+    config: GateConfig = dataclasses.field(default_factory=GateConfig)
+    allow_urls: bool = False
+
+    @classmethod
+    def open(cls, root: str | Path, *, config: GateConfig | None = None, allow_urls: bool = False) -> Workspace:
+        try:
+            resolved = Path(root).expanduser().resolve(strict=True)
+        except OSError:
+            raise InputError(f"--root {root}: no such folder") from None
+        if not resolved.is_dir():
+            raise InputError(f"--root {root}: not a folder")
+        return cls(resolved, config or GateConfig(), allow_urls)
+
+    def inside(self, path: Path) -> bool:
+        return path == self.root or path.is_relative_to(self.root)
+
+    def resolve(self, given: str, *, what: str, must_exist: bool = True) -> Path:
+        """A client's path: relative to the root (or absolute inside it), no ``..``, symlinks followed."""
+        if not isinstance(given, str) or not given.strip() or "\x00" in given:
+            raise BadRequest(f"{what}: expected a path relative to the root")
+        if is_url(given):
+            raise BadRequest(f"{what} {given!r}: give a path under the root, not a URL")
+        _reject_dotdot(given, what)
+        candidate = Path(given).expanduser()
+        if not candidate.is_absolute():
+            candidate = self.root / candidate
+        resolved = candidate.resolve(strict=False)
+        if not self.inside(resolved):
+            raise PathOutsideRoot(f"{what} {given!r} is outside the server's root (symlinks are followed)")
+        if must_exist and not resolved.exists():
+            raise PathNotFound(f"{what} {given!r} not found under the root")
+        return resolved
+
+    def declared(self, origin: str, base: Path, what: str) -> str:
+        """A path a ledger declares (relative to the ledger's folder): kept only if it stays inside the root."""
+        if is_url(origin):
+            if not self.allow_urls:
+                raise UrlRefused(f"{what} is a URL ({origin}); this server reads only files under its root "
+                                 "(start it with --allow-urls to fetch public URLs)")  # fmt: skip
+            return origin
+        candidate = Path(origin).expanduser()
+        if not candidate.is_absolute():
+            candidate = base / candidate
+        resolved = candidate.resolve(strict=False)
+        if not self.inside(resolved):
+            raise PathOutsideRoot(f"{what} {origin!r} is outside the server's root")
+        return str(resolved)
+
+    def display(self, path: Path) -> str:
+        return str(path.relative_to(self.root)) if self.inside(path) and path != self.root else str(path)
+
+    def run_config(self, options: Options | None) -> GateConfig:
+        if options is None:
+            return self.config
+        return dataclasses.replace(self.config, min_quote_chars=options.min_quote_chars,
+                                   default_tolerance=options.tolerance, fail_closed=options.fail_closed)  # fmt: skip
+
+
+def _content(value: ContentArg) -> Content:
+    return Content(path=value) if isinstance(value, str) else value
+
+
+class Run:
+    """One request: its private temporary folder (created on first use, removed on close)."""
+
+    def __init__(self, ws: Workspace) -> None:
+        self.ws = ws
+        self._tmp: Path | None = None
+
+    def __enter__(self) -> Run:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._tmp is not None:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+            self._tmp = None
+
+    def tmp(self) -> Path:
+        if self._tmp is None:
+            self._tmp = Path(tempfile.mkdtemp(prefix="claimledger-req-")).resolve()  # mode 0700
+        return self._tmp
+
+    def _write(self, name: str, text: str) -> Path:
+        path = self.tmp() / name
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    # -- inputs -------------------------------------------------------------
+
+    def ledger(
+        self,
+        value: ContentArg | None,
+        *,
+        sources: Mapping[str, ContentArg] | None = None,
+        datasets: Mapping[str, ContentArg] | None = None,
+    ) -> Ledger:
+        """The ledger with every source and dataset path resolved and confined; inline ones added."""
+        base = self.ws.root
+        if value is None:
+            parsed = Ledger(version=1)
+        else:
+            content = _content(value)
+            if content.path is not None:
+                path = self.ws.resolve(content.path, what="ledger")
+                if not path.is_file():
+                    raise BadRequest(f"ledger {content.path!r} is not a file")
+                parsed = load_ledger(path)
+                parsed._path = self.ws.display(path)
+                base = path.parent
+            else:
+                fmt = (content.format or "yaml").lower()
+                if fmt not in ("yaml", "yml", "json"):
+                    raise BadRequest(f"ledger format {content.format!r}: expected yaml or json")
+                parsed = parse_ledger(content.text or "", "<inline ledger>", is_json=fmt == "json")
+        src = {sid: self.ws.declared(o, base, f"source {sid!r}") for sid, o in parsed.sources.items()}
+        data = {name: self.ws.declared(o, base, f"dataset {name!r}") for name, o in parsed.datasets.items()}
+        for i, (sid, item) in enumerate((sources or {}).items()):
+            src[sid] = self._file(item, f"source {sid!r}", f"source{i}", SOURCE_EXT, "text")
+        for i, (name, item) in enumerate((datasets or {}).items()):
+            if is_url(name) or not name.strip():
+                raise BadRequest(f"dataset name {name!r} is not valid")
+            data[name] = self._file(item, f"dataset {name!r}", f"dataset{i}", DATASET_EXT, "csv")
+        merged = parsed.model_copy(update={"sources": src, "datasets": data})
+        merged._path, merged._sha256 = parsed._path, parsed._sha256
+        return merged
+
+    def _file(self, value: ContentArg, what: str, stem: str, exts: Mapping[str, str], default: str) -> str:
+        content = _content(value)
+        if content.path is not None:
+            return str(self.ws.resolve(content.path, what=what))
+        fmt = (content.format or default).lower()
+        if fmt not in exts:
+            raise BadRequest(f"{what}: format {content.format!r} is not one of {', '.join(sorted(exts))}")
+        return str(self._write(stem + exts[fmt], content.text or ""))
+
+    def draft(self, value: ContentArg) -> tuple[Path, str | None]:
+        """The draft file (under the root, or the inline text written to the temporary folder) and its format."""
+        content = _content(value)
+        if content.path is not None:
+            path = self.ws.resolve(content.path, what="draft")
+            if not path.is_file():
+                raise BadRequest(f"draft {content.path!r} is not a file")
+            fmt = content.format
+        else:
+            fmt = (content.format or "markdown").lower()
+            if fmt not in DRAFT_EXT:
+                raise BadRequest(f"draft format {content.format!r}: expected markdown, latex or text")
+            path = self._write("draft" + DRAFT_EXT[fmt], content.text or "")
+        if fmt is not None and fmt not in DRAFT_EXT:
+            raise BadRequest(f"draft format {fmt!r}: expected markdown, latex or text")
+        return path, fmt
+
+    def display(self, path: Path) -> str:
+        if self._tmp is not None and path.is_relative_to(self._tmp):
+            return "<inline>/" + str(path.relative_to(self._tmp))
+        return self.ws.display(path)
+
+    # -- output -------------------------------------------------------------
+
+    def envelope(self, report: Report) -> dict[str, Any]:
+        """``Report.to_dict()`` with the root and the temporary folder taken out of paths and messages."""
+        out = report.to_dict()
+        out["reproducibility"] = self._scrub(out["reproducibility"])
+        for f in out["findings"]:
+            f["message"] = self._scrub(f["message"])
+            if isinstance(f.get("location"), dict) and isinstance(f["location"].get("file"), str):
+                f["location"]["file"] = self._scrub(f["location"]["file"])
+        return out
+
+    def _scrub(self, value: Any) -> Any:
+        if isinstance(value, str):
+            if self._tmp is not None:
+                value = value.replace(str(self._tmp) + "/", "<inline>/").replace(str(self._tmp), "<inline>")
+            return value.replace(str(self.ws.root) + "/", "")
+        if isinstance(value, dict):
+            return {k: self._scrub(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self._scrub(v) for v in value]
+        return value
+
+
+def _claims_ledger(claims: list[dict[str, Any]], base: Ledger) -> Ledger:
+    try:
+        built = Ledger.model_validate({"version": 1, "claims": claims})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise BadRequest(f"{where}: {first['msg']}") from None
+    merged = base.model_copy(update={"claims": built.claims})
+    merged._path, merged._sha256 = base._path, base._sha256
+    return merged
+
+
+# -- the runs: each returns the report envelope ------------------------------
+
+
+def run_check(
+    ws: Workspace,
+    *,
+    ledger: ContentArg,
+    draft: ContentArg | None = None,
+    sources: Mapping[str, ContentArg] | None = None,
+    datasets: Mapping[str, ContentArg] | None = None,
+    section: str | None = None,
+    allow: Sequence[str] = (),
+    options: Options | None = None,
+) -> dict[str, Any]:
+    """``claimledger check [DRAFT] --ledger L``."""
+    from claimledger._api import gate
+
+    with _RUN_LOCK, Run(ws) as run:
+        parsed = run.ledger(ledger, sources=sources, datasets=datasets)
+        draft_path, fmt = run.draft(draft) if draft is not None else (None, None)
+        report = gate(parsed, config=ws.run_config(options), base_dir=ws.root, draft=draft_path,
+                      allow=allow, section=section, draft_format=fmt)  # fmt: skip
+        return run.envelope(report)
+
+
+def run_quotes(
+    ws: Workspace,
+    quotes: Sequence[QuoteItem],
+    *,
+    sources: Mapping[str, ContentArg] | None = None,
+    ledger: ContentArg | None = None,
+    options: Options | None = None,
+) -> dict[str, Any]:
+    """Verify a list of quotes literally against named sources (and the overclaim rules when a statement is given)."""
+    from claimledger._api import gate
+
+    if not quotes:
+        raise BadRequest("quotes: give at least one quote")
+    with _RUN_LOCK, Run(ws) as run:
+        base = run.ledger(ledger, sources=sources)
+        claims = [{"kind": "quote", **q.model_dump(exclude_none=True)} for q in quotes]
+        report = gate(_claims_ledger(claims, base), config=ws.run_config(options), base_dir=ws.root)
+        return run.envelope(report)
+
+
+def run_numbers(
+    ws: Workspace,
+    numbers: Sequence[NumberItem],
+    *,
+    datasets: Mapping[str, ContentArg] | None = None,
+    ledger: ContentArg | None = None,
+    options: Options | None = None,
+) -> dict[str, Any]:
+    """Recompute a list of figures from datasets under the root (SQL or a ledger metric)."""
+    from claimledger._api import gate
+
+    if not numbers:
+        raise BadRequest("numbers: give at least one number")
+    with _RUN_LOCK, Run(ws) as run:
+        base = run.ledger(ledger, datasets=datasets)
+        claims = [{"kind": "number", **n.model_dump(exclude_none=True)} for n in numbers]
+        report = gate(_claims_ledger(claims, base), config=ws.run_config(options), base_dir=ws.root)
+        return run.envelope(report)
+
+
+def run_mark(
+    ws: Workspace,
+    *,
+    draft: ContentArg,
+    ledger: ContentArg | None = None,
+    sources: Mapping[str, ContentArg] | None = None,
+    datasets: Mapping[str, ContentArg] | None = None,
+    options: Options | None = None,
+    write_to: str | None = None,
+) -> dict[str, Any]:
+    """The draft with every mark recomputed; written (atomically, under the root) only when ``write_to`` is given."""
+    from claimledger._drafts import mark
+    from claimledger.load.fetch import atomic_write
+
+    target = None
+    if write_to is not None:
+        target = ws.resolve(write_to, what="write_to", must_exist=False)
+        if target.is_dir():
+            raise BadRequest(f"write_to {write_to!r} is a folder")
+        if not target.parent.is_dir():
+            raise PathNotFound(f"write_to {write_to!r}: its folder does not exist under the root")
+    with _RUN_LOCK, Run(ws) as run:
+        parsed = run.ledger(ledger, sources=sources, datasets=datasets)
+        path, fmt = run.draft(draft)
+        result = mark(path, ledger=parsed, config=ws.run_config(options), fmt=fmt)
+        if target is not None:
+            try:
+                atomic_write(target, result.text.encode("utf-8"))
+            except OSError as exc:
+                raise BadRequest(f"write_to {write_to!r}: cannot write ({exc.strerror})") from None
+        out = run.envelope(result.report)
+        out["marked_text"] = result.text
+        out["marks"] = result.counts
+        out["changed"] = result.changed
+        out["written"] = ws.display(target) if target is not None else None
+        return out
+
+
+def run_lint(
+    ws: Workspace,
+    *,
+    draft: ContentArg,
+    ledger: ContentArg | None = None,
+    sources: Mapping[str, ContentArg] | None = None,
+    datasets: Mapping[str, ContentArg] | None = None,
+    options: Options | None = None,
+) -> dict[str, Any]:
+    """Lint lines (a [V] that does not re-verify, a cited quotation without a mark) plus the marks' report."""
+    from claimledger._drafts import lint_problems, mark
+
+    with _RUN_LOCK, Run(ws) as run:
+        parsed = run.ledger(ledger, sources=sources, datasets=datasets)
+        path, fmt = run.draft(draft)
+        result = mark(path, ledger=parsed, config=ws.run_config(options), fmt=fmt)
+        problems = lint_problems(result.verdicts, run.display(path))
+        out = run.envelope(result.report)
+        out["lint"] = {
+            "ok": not problems,
+            "problems": [
+                {"file": p.file, "line": p.line, "column": p.column, "reason": p.reason.value,
+                 "message": run._scrub(p.message)}
+                for p in problems
+            ],
+            "lines": [run._scrub(str(p)) for p in problems],
+        }
+        return out
+
+
+def run_audit(
+    ws: Workspace,
+    *,
+    draft: ContentArg,
+    ledger: ContentArg,
+    section: str | None = None,
+    allow: Sequence[str] = (),
+    options: Options | None = None,
+) -> dict[str, Any]:
+    """The unlisted audit of a draft or summary: every figure, quotation and citation key no claim backs."""
+    from claimledger._drafts import audit
+
+    with _RUN_LOCK, Run(ws) as run:
+        parsed = run.ledger(ledger)
+        path, fmt = run.draft(draft)
+        report = audit(path, ledger=parsed, allow=allow, section=section,
+                       config=ws.run_config(options), fmt=fmt)  # fmt: skip
+        return run.envelope(report)
+
+
+def error_info(exc: BaseException) -> tuple[int, str, str]:
+    """(HTTP status, code, message) of an error a run raised."""
+    from claimledger._exceptions import LedgerError
+
+    if isinstance(exc, ServeError):
+        return exc.status, exc.code, str(exc)
+    if isinstance(exc, LedgerError):
+        return 422, "invalid_ledger", str(exc)
+    if isinstance(exc, InputError):
+        return 422, "invalid_input", str(exc)
+    return 500, "internal_error", f"internal error ({type(exc).__name__}); nothing was verified"

@@ -1,0 +1,334 @@
+"""The HTTP service: JSON endpoints mirroring the CLI (optional extra ``server``).
+
+``POST /v1/check``, ``/v1/mark``, ``/v1/lint``, ``/v1/audit`` take a JSON
+body with inline content or paths under the root, and return the report
+envelope (``Report.to_dict()``); ``/v1/mark`` adds ``marked_text``, ``/v1/lint``
+adds ``lint``. ``GET /openapi.json`` describes them (OpenAPI 3.1), ``GET
+/healthz`` answers ``{"status": "ok"}``.
+
+Built on Starlette (routing, request streaming) and Uvicorn (the HTTP/1.1
+server): both small, typed and well kept, and already what the ``mcp`` SDK
+runs on, so the two extras share one stack. The gate itself is synchronous; a
+request runs it in a worker thread, one run at a time.
+
+Errors are ``{"error": {"code", "message"}}``: 400 malformed JSON or request,
+403 a path outside the root (or a URL source without ``--allow-urls``), 404 a
+path not found, 405 wrong method, 413 a body over the size limit, 415 not
+``application/json``, 422 an invalid ledger or unusable input, 500 an internal
+error (nothing verified). A request whose ``Host`` header names another host is
+refused (400), so a web page cannot reach the service through DNS rebinding.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic.json_schema import models_json_schema
+
+from claimledger._config import GateConfig
+from claimledger._version import __version__
+from claimledger.server._core import (
+    Content,
+    Options,
+    Workspace,
+    error_info,
+    run_audit,
+    run_check,
+    run_lint,
+    run_mark,
+)
+
+INSTALL_HINT = "the HTTP service needs starlette and uvicorn: pip install 'claimledger[server]'"
+DEFAULT_MAX_BYTES = 10 * 1024 * 1024
+DEFAULT_PORT = 8765
+
+ContentOrPath = Content | str
+
+_SOURCES = "Source id -> {path} under the root or inline {text, format: text|markdown|html} (overrides the ledger)."
+_DATASETS = "Dataset name -> {path} under the root or inline {text, format: csv|tsv|json|jsonl}."
+
+
+class _Request(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    options: Options | None = Field(default=None, description="min_quote_chars, tolerance, fail_closed.")
+
+
+class CheckRequest(_Request):
+    """``claimledger check [DRAFT] --ledger L``."""
+
+    ledger: ContentOrPath = Field(description="The ledger: a path under the root, {path}, or {text, format: yaml|json}.")
+    draft: ContentOrPath | None = Field(default=None, description="Optional draft: re-verify its marks, audit it.")
+    sources: dict[str, ContentOrPath] | None = Field(default=None, description=_SOURCES)
+    datasets: dict[str, ContentOrPath] | None = Field(default=None, description=_DATASETS)
+    section: str | None = Field(default=None, description="Audit only the section under this heading.")
+    allow: list[str] = Field(default_factory=list, description="Regexes of figures, quotations or keys not audited.")
+
+
+class MarkRequest(_Request):
+    """``claimledger mark DRAFT [--ledger L]``: the marked text is returned, never written."""
+
+    draft: ContentOrPath = Field(description="The draft: a path under the root, {path}, or {text, format}.")
+    ledger: ContentOrPath | None = Field(default=None, description="Ledger whose sources and number claims to use.")
+    sources: dict[str, ContentOrPath] | None = Field(default=None, description=_SOURCES)
+    datasets: dict[str, ContentOrPath] | None = Field(default=None, description=_DATASETS)
+
+
+class LintRequest(MarkRequest):
+    """``claimledger lint DRAFT [--ledger L]``."""
+
+
+class AuditRequest(_Request):
+    """``claimledger audit DRAFT --ledger L``."""
+
+    draft: ContentOrPath = Field(description="The draft or summary to audit.")
+    ledger: ContentOrPath = Field(description="The ledger that backs claims.")
+    section: str | None = Field(default=None, description="Audit only the section under this heading.")
+    allow: list[str] = Field(default_factory=list, description="Regexes of figures, quotations or keys not audited.")
+
+
+class ErrorDetail(BaseModel):
+    code: str = Field(description="bad_request, path_outside_root, url_refused, path_not_found, "
+                      "method_not_allowed, not_found, too_large, unsupported_media_type, invalid_ledger, "
+                      "invalid_input, internal_error")  # fmt: skip
+    message: str
+
+
+class ErrorBody(BaseModel):
+    error: ErrorDetail
+
+
+class _HttpError(Exception):
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def _runner(ws: Workspace, kind: str, req: BaseModel) -> Callable[[], dict[str, Any]]:
+    if isinstance(req, CheckRequest):
+        return lambda: run_check(ws, ledger=req.ledger, draft=req.draft, sources=req.sources,
+                                 datasets=req.datasets, section=req.section, allow=req.allow,
+                                 options=req.options)  # fmt: skip
+    if isinstance(req, LintRequest):
+        return lambda: run_lint(ws, draft=req.draft, ledger=req.ledger, sources=req.sources,
+                                datasets=req.datasets, options=req.options)  # fmt: skip
+    if isinstance(req, MarkRequest):
+        return lambda: run_mark(ws, draft=req.draft, ledger=req.ledger, sources=req.sources,
+                                datasets=req.datasets, options=req.options)  # fmt: skip
+    assert isinstance(req, AuditRequest)
+    return lambda: run_audit(ws, draft=req.draft, ledger=req.ledger, section=req.section, allow=req.allow,
+                             options=req.options)  # fmt: skip
+
+
+ENDPOINTS: dict[str, tuple[type[BaseModel], str, str]] = {
+    "check": (CheckRequest, "Check a ledger (and optionally a draft)",
+              "The report envelope. HTTP 200 whatever the outcome; read `outcome` (PASS, PARTIAL, FAIL, NO_CLAIMS)."),
+    "mark": (MarkRequest, "Recompute every [V]/[D] mark of a draft",
+             "The report envelope plus `marked_text`, `marks` ({V, D, changed}), `changed` and `written` (null)."),
+    "lint": (LintRequest, "Lint a draft's marks",
+             "The report envelope plus `lint`: {ok, problems: [{file, line, column, reason, message}], lines}."),
+    "audit": (AuditRequest, "Audit a draft or summary for unbacked figures, quotations and keys",
+              "The report envelope of the unlisted audit."),
+}  # fmt: skip
+
+
+def _rewrite_refs(node: Any, prefix: str) -> Any:
+    if isinstance(node, dict):
+        out = {}
+        for k, v in node.items():
+            if k == "$ref" and isinstance(v, str) and v.startswith("#/$defs/"):
+                out[k] = "#/components/schemas/" + prefix + v.removeprefix("#/$defs/")
+            else:
+                out[k] = _rewrite_refs(v, prefix)
+        return out
+    if isinstance(node, list):
+        return [_rewrite_refs(v, prefix) for v in node]
+    return node
+
+
+def openapi_document() -> dict[str, Any]:
+    """The OpenAPI 3.1 document of the service (schemas from the pydantic models and report.schema.json)."""
+    from claimledger.schemas import REPORT_SCHEMA_PATH, load
+
+    models: list[tuple[type[BaseModel], Literal["validation", "serialization"]]] = [
+        (m, "validation") for m, _, _ in ENDPOINTS.values()
+    ]
+    models.append((ErrorBody, "serialization"))
+    _, defs = models_json_schema(models, ref_template="#/components/schemas/{model}")
+    schemas: dict[str, Any] = dict(defs.get("$defs", {}))
+    report = load(REPORT_SCHEMA_PATH)
+    for name, sub in report.pop("$defs", {}).items():
+        schemas["Report_" + name] = _rewrite_refs(sub, "Report_")
+    report = _rewrite_refs({k: v for k, v in report.items() if not k.startswith("$")}, "Report_")
+    schemas["Report"] = report
+    ref = {"$ref": "#/components/schemas/ErrorBody"}
+    errors = {
+        "400": "Malformed JSON or request (or a Host header naming another host)",
+        "403": "A path outside the root, or a URL source without --allow-urls",
+        "404": "A path not found under the root",
+        "413": "Body over the size limit (--max-bytes)",
+        "415": "Content-Type is not application/json",
+        "422": "Invalid ledger or unusable input",
+        "500": "Internal error: nothing was verified",
+    }
+    paths: dict[str, Any] = {}
+    for kind, (model, summary, answer) in ENDPOINTS.items():
+        paths[f"/v1/{kind}"] = {"post": {
+            "operationId": kind,
+            "summary": summary,
+            "description": (model.__doc__ or "").strip(),
+            "requestBody": {"required": True, "content": {"application/json": {
+                "schema": {"$ref": f"#/components/schemas/{model.__name__}"}}}},
+            "responses": {
+                "200": {"description": answer, "content": {"application/json": {
+                    "schema": {"$ref": "#/components/schemas/Report"}}}},
+                **{code: {"description": text, "content": {"application/json": {"schema": ref}}}
+                   for code, text in errors.items()},
+            },
+        }}  # fmt: skip
+    paths["/healthz"] = {"get": {"operationId": "healthz", "summary": "Liveness", "responses": {"200": {
+        "description": "The service is up", "content": {"application/json": {"schema": {
+            "type": "object", "required": ["status"], "properties": {
+                "status": {"const": "ok"}, "version": {"type": "string"}}}}}}}}}  # fmt: skip
+    paths["/openapi.json"] = {"get": {"operationId": "openapi", "summary": "This document",
+                                      "responses": {"200": {"description": "OpenAPI 3.1"}}}}  # fmt: skip
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "claimledger", "version": __version__,
+                 "description": "A verification gate between an AI writer and publication: quotes checked "
+                 "literally, numbers recomputed, marks applied by the program. Paths are relative to the "
+                 "server's root; inline content is written to a private temporary folder per request."},
+        "paths": paths,
+        "components": {"schemas": schemas},
+    }  # fmt: skip
+
+
+def _host_allowed(host_header: str, allowed: frozenset[str]) -> bool:
+    if "*" in allowed:
+        return True
+    host = host_header.strip().lower()
+    if host.startswith("["):  # [::1]:8765
+        host = host[1 : host.find("]")] if "]" in host else host
+    elif host.count(":") == 1:
+        host = host.split(":", 1)[0]
+    return host in allowed
+
+
+def build_app(ws: Workspace, *, max_bytes: int = DEFAULT_MAX_BYTES, allowed_hosts: frozenset[str]) -> Any:
+    """The Starlette application; ``allowed_hosts`` are host names the Host header may carry (``*``: any)."""
+    try:
+        from starlette.applications import Starlette
+        from starlette.concurrency import run_in_threadpool
+        from starlette.exceptions import HTTPException
+        from starlette.requests import Request
+        from starlette.responses import JSONResponse
+        from starlette.routing import Route
+    except ImportError:
+        raise ImportError(INSTALL_HINT) from None
+
+    def error(status: int, code: str, message: str) -> JSONResponse:
+        return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+    def host_ok(request: Request) -> bool:
+        return _host_allowed(request.headers.get("host", ""), allowed_hosts)
+
+    async def read_json(request: Request) -> dict[str, Any]:
+        ctype = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+        if ctype != "application/json":
+            raise _HttpError(415, "unsupported_media_type",
+                             f"Content-Type must be application/json, not {ctype or 'missing'!r}")  # fmt: skip
+        declared = request.headers.get("content-length")
+        if declared is not None and declared.isdigit() and int(declared) > max_bytes:
+            raise _HttpError(413, "too_large", f"body of {int(declared):,} bytes is over the {max_bytes:,}-byte limit")
+        body = bytearray()
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > max_bytes:
+                raise _HttpError(413, "too_large", f"body is over the {max_bytes:,}-byte limit")
+        try:
+            data = json.loads(bytes(body).decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise _HttpError(400, "bad_request", f"malformed JSON: {exc}") from None
+        if not isinstance(data, dict):
+            raise _HttpError(400, "bad_request", "the body must be a JSON object")
+        return data
+
+    def endpoint(kind: str) -> Callable[[Request], Any]:
+        model = ENDPOINTS[kind][0]
+
+        async def handle(request: Request) -> JSONResponse:
+            if not host_ok(request):
+                return error(400, "bad_request", "Host header names a host this service does not serve")
+            try:
+                data = await read_json(request)
+                try:
+                    req = model.model_validate(data)
+                except ValidationError as exc:
+                    first = exc.errors()[0]
+                    where = ".".join(str(p) for p in first["loc"]) or "body"
+                    more = f" (and {len(exc.errors()) - 1} more)" if len(exc.errors()) > 1 else ""
+                    raise _HttpError(400, "bad_request", f"{where}: {first['msg']}{more}") from None
+                result = await run_in_threadpool(_runner(ws, kind, req))
+            except _HttpError as exc:
+                return error(exc.status, exc.code, exc.message)
+            except Exception as exc:  # every failure is a JSON error, never a traceback
+                status, code, message = error_info(exc)
+                if status >= 500:
+                    import logging
+
+                    logging.getLogger("claimledger.http").exception("request failed")
+                return error(status, code, message)
+            return JSONResponse(result)
+
+        return handle
+
+    async def healthz(request: Request) -> JSONResponse:
+        if not host_ok(request):
+            return error(400, "bad_request", "Host header names a host this service does not serve")
+        return JSONResponse({"status": "ok", "version": __version__})
+
+    document = openapi_document()
+
+    async def openapi(request: Request) -> JSONResponse:
+        if not host_ok(request):
+            return error(400, "bad_request", "Host header names a host this service does not serve")
+        return JSONResponse(document)
+
+    async def http_error(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, HTTPException)
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "bad_request")
+        return error(exc.status_code, code, str(exc.detail))
+
+    routes = [Route(f"/v1/{kind}", endpoint(kind), methods=["POST"]) for kind in ENDPOINTS]
+    routes += [Route("/healthz", healthz, methods=["GET"]), Route("/openapi.json", openapi, methods=["GET"])]
+    return Starlette(routes=routes, exception_handlers={HTTPException: http_error})
+
+
+def serve(
+    root: str,
+    *,
+    host: str = "127.0.0.1",
+    port: int = DEFAULT_PORT,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    allowed_hosts: tuple[str, ...] = (),
+    config: GateConfig | None = None,
+    allow_urls: bool = False,
+) -> None:
+    """Run the service until interrupted (Ctrl-C or SIGTERM)."""
+    try:
+        import uvicorn
+    except ImportError:
+        raise ImportError(INSTALL_HINT) from None
+    ws = Workspace.open(root, config=config, allow_urls=allow_urls)
+    names = {h.lower() for h in allowed_hosts} | {host.lower(), "localhost", "127.0.0.1", "::1"}
+    if host in ("0.0.0.0", "::", "") and not allowed_hosts:
+        names.add("*")  # listening everywhere: any Host, unless --allowed-host narrows it
+    app = build_app(ws, max_bytes=max_bytes, allowed_hosts=frozenset(names))
+    shown = f"[{host}]" if ":" in host else host
+    print(f"claimledger serve: http://{shown}:{port} (root {ws.root}; OpenAPI at /openapi.json)",
+          file=sys.stderr, flush=True)  # fmt: skip
+    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False,
+                h11_max_incomplete_event_size=64 * 1024)  # fmt: skip

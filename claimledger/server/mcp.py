@@ -1,0 +1,218 @@
+"""The MCP server (stdio): a writing agent gets its [V]/[D] marks from the program over a tool call.
+
+Seed 004: a mark the writer sets itself proves nothing; the writer lists what
+it quotes, the program checks each literally and writes the marks. Tools:
+
+* ``verify_quotes``  - quotes ({id, source, quote[, statement]}) against named sources
+* ``verify_numbers`` - figures recomputed from datasets (SQL or a ledger metric)
+* ``check_ledger``   - ``claimledger check [DRAFT] --ledger L``
+* ``mark_draft``     - the draft with every mark recomputed (written only when asked)
+* ``lint_draft``     - a [V] that does not re-verify, a cited quotation without a mark
+* ``audit_summary``  - figures, quotations and citation keys no ledger claim backs
+
+Each returns the report envelope (``Report.to_dict()``); ``mark_draft`` adds the
+marked text and ``lint_draft`` the lint lines. Every path is confined to the
+root given at start-up. The ``mcp`` SDK is imported only here, when the server
+starts: ``pip install 'claimledger[mcp]'``.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+from pydantic import Field
+
+from claimledger._config import GateConfig
+from claimledger._version import __version__
+from claimledger.server._core import (
+    NumberItem,
+    QuoteItem,
+    Workspace,
+    error_info,
+    run_audit,
+    run_check,
+    run_lint,
+    run_mark,
+    run_numbers,
+    run_quotes,
+)
+
+INSTALL_HINT = "the MCP server needs the `mcp` package: pip install 'claimledger[mcp]'"
+
+INSTRUCTIONS = """\
+claimledger verifies what a writer claims. Never write [V] yourself: list the quotes
+you use and call verify_quotes (or write the draft under the root and call mark_draft);
+the program writes [V] only where the quote appears literally in the cited source, [D]
+otherwise. Numbers are recomputed from data (verify_numbers). Paths are relative to the
+server's root. Every result is a report: outcome PASS/PARTIAL/FAIL/NO_CLAIMS, counts,
+and one finding per claim with its tier (HIGH/MED/LOW/EXPLAINED), reason and evidence.
+"""
+
+T = TypeVar("T")
+
+PathArg = Annotated[str, Field(description="Path relative to the server's root (no `..`).")]
+OptPath = Annotated[str | None, Field(description="Path relative to the server's root (no `..`).")]
+SourceMap = Annotated[
+    dict[str, str] | None,
+    Field(description="Source id -> path of a text, Markdown, HTML or PDF file under the root."),
+]
+DatasetMap = Annotated[
+    dict[str, str] | None,
+    Field(description="Dataset (table) name -> path of a CSV, Parquet or JSON file under the root."),
+]
+DraftText = Annotated[
+    str | None, Field(description="The draft's text, instead of `draft` (a path); not written anywhere.")
+]
+DraftFormat = Annotated[
+    str | None, Field(description="markdown, latex or text [default: from the extension; markdown for text].")
+]
+
+
+def _require_sdk() -> None:
+    try:
+        import mcp.server.mcpserver  # noqa: F401
+    except ImportError:
+        raise ImportError(INSTALL_HINT) from None
+
+
+def _draft_arg(draft: str | None, draft_text: str | None, draft_format: str | None) -> Any:
+    from claimledger.server._core import BadRequest, Content
+
+    if (draft is None) == (draft_text is None):
+        raise BadRequest("give exactly one of `draft` (a path under the root) or `draft_text`")
+    if draft is not None:
+        return Content(path=draft, format=draft_format)
+    return Content(text=draft_text, format=draft_format or "markdown")
+
+
+def build_server(ws: Workspace) -> Any:
+    """The MCP server with claimledger's tools, every path confined to ``ws.root``."""
+    _require_sdk()
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+    from mcp_types import ToolAnnotations
+
+    server = MCPServer("claimledger", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
+    read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+
+    def guarded(fn: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        try:
+            return fn()
+        except Exception as exc:  # every failure is a tool error with a message, never a crash
+            status, code, message = error_info(exc)
+            if status >= 500:
+                logging.getLogger("claimledger.mcp").exception("tool failed")
+            raise ToolError(f"{code}: {message}") from None
+
+    @server.tool(annotations=read_only)
+    def verify_quotes(
+        quotes: Annotated[list[QuoteItem], Field(min_length=1, description="The quotes to verify.")],
+        sources: SourceMap = None,
+        ledger: Annotated[
+            str | None, Field(description="A ledger under the root whose `sources:` declare the source ids.")
+        ] = None,
+    ) -> dict[str, Any]:
+        """Verify quotes literally against their cited sources; the program decides [V] or [D].
+
+        A quote is verified only when it appears verbatim in the source it names
+        (after folding case, whitespace, quote and dash forms, full-width forms).
+        A near miss returns the nearest passage and a word diff. With a
+        `statement`, the overclaim rules compare the sentence with its quote.
+        """
+        return guarded(lambda: run_quotes(ws, quotes, sources=sources, ledger=ledger))
+
+    @server.tool(annotations=read_only)
+    def verify_numbers(
+        numbers: Annotated[list[NumberItem], Field(min_length=1, description="The figures to recompute.")],
+        datasets: DatasetMap = None,
+        ledger: Annotated[
+            str | None, Field(description="A ledger under the root whose `datasets:` and `metrics:` to use.")
+        ] = None,
+    ) -> dict[str, Any]:
+        """Recompute figures from datasets (DuckDB SQL or a ledger metric) and compare within tolerance.
+
+        The displayed precision counts ("12%" covers 11.5-12.5). An unknown
+        metric, a failing query or a non-finite result fails closed (HIGH).
+        """
+        return guarded(lambda: run_numbers(ws, numbers, datasets=datasets, ledger=ledger))
+
+    @server.tool(annotations=read_only)
+    def check_ledger(
+        ledger: PathArg,
+        draft: OptPath = None,
+        draft_text: DraftText = None,
+        draft_format: DraftFormat = None,
+        section: Annotated[str | None, Field(description="Audit only the section under this heading.")] = None,
+        allow: Annotated[list[str] | None, Field(description="Regexes of figures/quotes/keys not to audit.")] = None,
+    ) -> dict[str, Any]:
+        """Check every claim of a ledger (`claimledger check`); with a draft, re-verify its marks and audit it."""
+
+        def go() -> dict[str, Any]:
+            d = _draft_arg(draft, draft_text, draft_format) if (draft or draft_text) is not None else None
+            return run_check(ws, ledger=ledger, draft=d, section=section, allow=allow or ())
+
+        return guarded(go)
+
+    @server.tool()
+    def mark_draft(
+        draft: OptPath = None,
+        draft_text: DraftText = None,
+        draft_format: DraftFormat = None,
+        ledger: OptPath = None,
+        sources: SourceMap = None,
+        write_to: Annotated[
+            str | None,
+            Field(description="Write the marked draft here (under the root, atomically). Default: write nothing."),
+        ] = None,
+    ) -> dict[str, Any]:
+        """Recompute every [V]/[D] mark of a draft; returns the marked text (`marked_text`) and the report.
+
+        The writer's marks are discarded: [V] only where the quotation is found
+        verbatim in a cited source or the figure's ledger claim recomputes, [D]
+        otherwise. Nothing else in the text changes. Nothing is written unless
+        `write_to` is given.
+        """
+        return guarded(lambda: run_mark(ws, draft=_draft_arg(draft, draft_text, draft_format), ledger=ledger,
+                                        sources=sources, write_to=write_to))  # fmt: skip
+
+    @server.tool(annotations=read_only)
+    def lint_draft(
+        draft: OptPath = None,
+        draft_text: DraftText = None,
+        draft_format: DraftFormat = None,
+        ledger: OptPath = None,
+        sources: SourceMap = None,
+    ) -> dict[str, Any]:
+        """Lint a draft's marks: `lint.ok` is false when a [V] does not re-verify or a cited quotation is unmarked.
+
+        `lint.lines` reads `file:line:col: message [reason]`.
+        """
+        return guarded(lambda: run_lint(ws, draft=_draft_arg(draft, draft_text, draft_format), ledger=ledger,
+                                        sources=sources))  # fmt: skip
+
+    @server.tool(annotations=read_only)
+    def audit_summary(
+        ledger: PathArg,
+        draft: OptPath = None,
+        draft_text: DraftText = None,
+        draft_format: DraftFormat = None,
+        section: Annotated[str | None, Field(description="Audit only the section under this heading.")] = None,
+        allow: Annotated[list[str] | None, Field(description="Regexes of figures/quotes/keys not to audit.")] = None,
+    ) -> dict[str, Any]:
+        """Flag every figure, quotation and citation key in a draft or summary that no ledger claim backs (HIGH)."""
+        return guarded(lambda: run_audit(ws, draft=_draft_arg(draft, draft_text, draft_format), ledger=ledger,
+                                         section=section, allow=allow or ()))  # fmt: skip
+
+    return server
+
+
+def serve_stdio(root: str | Path, *, config: GateConfig | None = None, allow_urls: bool = False) -> None:
+    """Run the MCP server on stdin/stdout until the client closes the connection."""
+    _require_sdk()
+    ws = Workspace.open(root, config=config, allow_urls=allow_urls)
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
+    build_server(ws).run("stdio")
