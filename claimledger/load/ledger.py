@@ -39,11 +39,20 @@ def _positions(node: yaml.Node, path: Path_, out: dict[Path_, int], depth: int =
 
 
 def _compose(text: str, file: str) -> yaml.Node | None:
+    """Compose the YAML tree after a pass over its events (no aliases, bounded depth: no recursion blow-up)."""
     try:
+        depth = 0
         for event in yaml.parse(text, Loader=yaml.SafeLoader):
             if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
                 line = event.start_mark.line + 1 if event.start_mark is not None else None
                 raise LedgerError(file, line, None, "YAML anchors and aliases are not allowed in a ledger")
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    line = event.start_mark.line + 1 if event.start_mark is not None else None
+                    raise LedgerError(file, line, None, f"nesting deeper than {MAX_DEPTH} levels")
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
         return yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -94,9 +103,15 @@ def parse_ledger(text: str, file: str = "<ledger>", *, is_json: bool | None = No
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise LedgerError(file, exc.lineno, None, f"invalid JSON: {exc.msg} (column {exc.colno})") from None
+        except RecursionError:
+            raise LedgerError(file, None, None, f"nesting deeper than {MAX_DEPTH} levels") from None
+        except ValueError as exc:  # e.g. an integer with more digits than Python converts
+            raise LedgerError(file, None, None, f"invalid JSON: {exc}") from None
         try:
-            node = yaml.compose(text, Loader=yaml.SafeLoader)
-        except yaml.YAMLError:
+            node = _compose(text, file)
+        except LedgerError as exc:
+            if "nesting" in exc.message:
+                raise
             node = None
     else:
         node = _compose(text, file)
@@ -106,6 +121,8 @@ def parse_ledger(text: str, file: str = "<ledger>", *, is_json: bool | None = No
             data = yaml.SafeLoader(text).construct_document(node)
         except yaml.YAMLError as exc:
             raise LedgerError(file, None, None, f"invalid YAML: {exc}") from None
+        except (ValueError, TypeError, OverflowError) as exc:  # e.g. a 5,000-digit integer
+            raise LedgerError(file, None, None, f"invalid YAML value: {exc}") from None
     if node is not None:
         try:
             _positions(node, (), positions)
