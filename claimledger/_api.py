@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from claimledger._config import GateConfig
+from claimledger._exceptions import InputError
 from claimledger._version import __version__
 from claimledger.checks.context import RunContext
 from claimledger.checks.numeric import check_number
@@ -157,6 +158,7 @@ def gate(
     draft_format: str | None = None,
     judge: Judge | None = None,
     judge_cache: str | Path | None = None,
+    summary_section: str | None = None,
 ) -> Report:
     """Check every claim of a ledger and return a typed :class:`Report`.
 
@@ -175,8 +177,12 @@ def gate(
     With ``judge`` (see :func:`claimledger.judge.make_judge`) every quote claim
     with a ``statement`` is also put to an independent judge that never sees the
     draft (Chain-of-Verification). A judge can only add findings; it never turns
-    a discrepancy into a verified claim.
+    a discrepancy into a verified claim. With a judge, a draft and
+    ``summary_section``, every sentence of that section must be supported by
+    the rest of the draft or the ledger's statements (summary support).
     """
+    if summary_section is not None and draft is None:
+        raise InputError("a summary section needs a draft")
     config = config or GateConfig()
     for path in config.metrics_files:
         load_metrics_file(path)
@@ -217,6 +223,17 @@ def gate(
                 parsed.claims, ctx, judge, cache_path=judge_cache, draft=draft_text
             )
             findings.extend(added)
+        summary: object = None
+        if summary_section is not None:
+            summary = "not run: summary support needs a judge (--judge)"
+            if judge is not None and draft is not None:
+                from claimledger.checks.summary import summary_findings
+                from claimledger.extract.draft import read_draft
+
+                doc = read_draft(draft, draft_format)
+                added, summary = summary_findings(doc, summary_section, parsed, ctx, judge, cache_path=judge_cache)
+                findings.extend(added)
+                draft_total += int(summary.get("sentences", 0)) if isinstance(summary, dict) else 0
         report = Report(
             outcome=outcome_of(findings),
             findings=findings,
@@ -224,6 +241,8 @@ def gate(
             fail_closed=config.fail_closed,
             reproducibility=_reproducibility(parsed, ctx, config, draft, semantic),
         )
+        if summary is not None:
+            report.reproducibility["summary_support"] = summary
     finally:
         ctx.close()
     if not config.fail_closed:

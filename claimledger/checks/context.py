@@ -36,6 +36,7 @@ class RunContext:
     _sources: OrderedDict[str, IndexedSource] = field(default_factory=OrderedDict)
     _facts: dict[str, _SourceFacts] = field(default_factory=dict)
     _quotes: dict[Key, QuoteResult] = field(default_factory=dict)
+    _pinned: dict[str, IndexedSource] = field(default_factory=dict)
     _data: DataStore | None = None
 
     @classmethod
@@ -45,6 +46,9 @@ class RunContext:
 
     def source(self, source_id: str) -> IndexedSource | SourceError:
         """The indexed source, loaded at most once per run unless evicted (then from the cache)."""
+        pinned = self._pinned.get(source_id)
+        if pinned is not None:
+            return pinned
         cached = self._sources.get(source_id)
         if cached is not None:
             self._sources.move_to_end(source_id)
@@ -62,6 +66,13 @@ class RunContext:
         while len(self._sources) > RETAINED_SOURCES:
             self._sources.popitem(last=False)
         return ix
+
+    def pin_source(self, ix: IndexedSource) -> None:
+        """Make an in-memory source (e.g. a draft's body) available by id for this run."""
+        self._pinned[ix.source.id] = ix
+
+    def is_pinned(self, source_id: str) -> bool:
+        return source_id in self._pinned
 
     def source_error(self, source_id: str) -> SourceError | None:
         """Why a source cannot be used, or None (loads it when not yet known)."""

@@ -219,7 +219,7 @@ def _not_judgeable(claim: Any, ctx: RunContext) -> str | None:
     source = getattr(claim, "source", None)
     if not source:
         return "no cited source"
-    if source not in ctx.ledger.sources:
+    if source not in ctx.ledger.sources and not ctx.is_pinned(source):
         return "the cited source is not declared (the literal check reports it)"
     return None
 

@@ -34,7 +34,9 @@ if TYPE_CHECKING:
 @click.option("--judge-timeout", type=click.FloatRange(0.1), default=60.0, show_default=True,
               help="Seconds per judge request.")
 @click.option("--judge-cache", type=click.Path(path_type=Path, dir_okay=False),
-              help="SQLite cache of judge answers [default: in the cache folder].")  # fmt: skip
+              help="SQLite cache of judge answers [default: in the cache folder].")
+@click.option("--summary-section", metavar="HEADING",
+              help="With --judge: every sentence under this heading must be supported by the rest of the draft.")  # fmt: skip
 def check(draft: Path | None, receipt: Path | None, **kw: Any) -> None:
     """Check every claim of a ledger: quotes against sources, numbers against data.
 
@@ -60,7 +62,8 @@ def check(draft: Path | None, receipt: Path | None, **kw: Any) -> None:
         try:
             report = gate(kw["ledger"], config=config, progress=progress, draft=draft, sources=sources,
                           allow=allow_from(kw), section=kw["section"], draft_format=kw["draft_format"],
-                          judge=judge, judge_cache=kw["judge_cache"])  # fmt: skip
+                          judge=judge, judge_cache=kw["judge_cache"],
+                          summary_section=kw["summary_section"])  # fmt: skip
         finally:
             if judge is not None:
                 judge.close()
