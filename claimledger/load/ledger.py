@@ -20,6 +20,8 @@ from claimledger.model.claim import Ledger
 
 MAX_LEDGER_BYTES = 20 * 1024 * 1024
 MAX_DEPTH = 32
+# LibYAML's parser when PyYAML has it (about ten times faster); the same safe constructor either way
+_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 Path_ = tuple[str | int, ...]
 
@@ -42,7 +44,7 @@ def _compose(text: str, file: str) -> yaml.Node | None:
     """Compose the YAML tree after a pass over its events (no aliases, bounded depth: no recursion blow-up)."""
     try:
         depth = 0
-        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        for event in yaml.parse(text, Loader=_LOADER):
             if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
                 line = event.start_mark.line + 1 if event.start_mark is not None else None
                 raise LedgerError(file, line, None, "YAML anchors and aliases are not allowed in a ledger")
@@ -53,7 +55,7 @@ def _compose(text: str, file: str) -> yaml.Node | None:
                     raise LedgerError(file, line, None, f"nesting deeper than {MAX_DEPTH} levels")
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
-        return yaml.compose(text, Loader=yaml.SafeLoader)
+        return yaml.compose(text, Loader=_LOADER)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
@@ -118,7 +120,7 @@ def parse_ledger(text: str, file: str = "<ledger>", *, is_json: bool | None = No
         if node is None:
             raise LedgerError(file, 1, None, "the ledger is empty; it needs at least `version: 1`")
         try:
-            data = yaml.SafeLoader(text).construct_document(node)
+            data = _LOADER(text).construct_document(node)
         except yaml.YAMLError as exc:
             raise LedgerError(file, None, None, f"invalid YAML: {exc}") from None
         except (ValueError, TypeError, OverflowError) as exc:  # e.g. a 5,000-digit integer
