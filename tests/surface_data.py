@@ -3,7 +3,13 @@ and a Japanese source, a CSV, and a draft whose writer set two [V] marks (one is
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import textwrap
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 SMITH = (
@@ -51,6 +57,7 @@ DRAFT = (
 MARKED = DRAFT.replace("15％だった」[V]", "15％だった」[D]")
 
 JA_QUOTE = "この1年で職種を変えた人は、回答者全体の12％だった"
+SECRET = "the outside secret sentence that must never be read by the server"
 
 
 def make_workspace(root: Path) -> Path:
@@ -63,6 +70,39 @@ def make_workspace(root: Path) -> Path:
     (root / "ledger.yaml").write_text(LEDGER, encoding="utf-8")
     (root / "draft.md").write_text(DRAFT, encoding="utf-8")
     return root
+
+
+def hostile_layout(base: Path) -> tuple[Path, Path]:
+    """The workspace under base/root, plus a secret outside it reached by `..`, an absolute path,
+    a symlink and ledgers that declare it; a URL ledger, an invalid ledger and an out/ folder."""
+    root = make_workspace(base / "root")
+    outside = base / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text(SECRET + "\n", encoding="utf-8")
+    (outside / "ledger.yaml").write_text(
+        f"version: 1\nsources: {{s: secret.txt}}\nclaims:\n  - {{id: S, kind: quote, source: s, quote: {SECRET!r}}}\n",
+        encoding="utf-8",
+    )
+    (root / "link").symlink_to(outside, target_is_directory=True)
+    (root / "evil.yaml").write_text(
+        f"version: 1\nsources: {{s: {outside / 'secret.txt'}}}\nclaims:\n"
+        f"  - {{id: S, kind: quote, source: s, quote: {SECRET!r}}}\n",
+        encoding="utf-8",
+    )
+    (root / "sub").mkdir()
+    (root / "sub" / "evil.yaml").write_text(
+        f"version: 1\nsources: {{s: ../../outside/secret.txt}}\nclaims:\n"
+        f"  - {{id: S, kind: quote, source: s, quote: {SECRET!r}}}\n",
+        encoding="utf-8",
+    )
+    (root / "url.yaml").write_text(
+        "version: 1\nsources: {w: 'https://example.org/paper.html'}\nclaims:\n"
+        "  - {id: W, kind: quote, source: w, quote: 'a sentence from the web page'}\n",
+        encoding="utf-8",
+    )
+    (root / "bad.yaml").write_text("version: 1\nclaims:\n  - {id: X, kind: quote}\n", encoding="utf-8")
+    (root / "out").mkdir()
+    return root, outside
 
 
 def finding_keys(envelope: dict[str, object]) -> list[tuple[object, ...]]:
@@ -83,3 +123,52 @@ def without_paths(value: object) -> object:
     if isinstance(value, list):
         return [without_paths(v) for v in value]
     return value
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@contextmanager
+def http_server(root: Path, work: Path, *args: str) -> Iterator[str]:
+    """`claimledger serve --root ROOT` as a real process on 127.0.0.1; yields its base URL, then stops it."""
+    import httpx
+
+    (work / "tmp").mkdir(exist_ok=True)
+    env = {**os.environ, "CLAIMLEDGER_CACHE_DIR": str(work / "cache"), "TMPDIR": str(work / "tmp")}
+    for attempt in range(3):
+        port = free_port()
+        log = (work / f"serve-{attempt}.log").open("w")
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "claimledger", "serve", "--root", str(root), "--host", "127.0.0.1",
+             "--port", str(port), *args],
+            stdout=log, stderr=subprocess.STDOUT, env=env, cwd=work,
+        )  # fmt: skip
+        base = f"http://127.0.0.1:{port}"
+        try:
+            deadline, ready = time.monotonic() + 30, False
+            while not ready and time.monotonic() < deadline and proc.poll() is None:
+                try:
+                    ready = httpx.get(base + "/healthz", timeout=1).status_code == 200
+                except httpx.TransportError:
+                    time.sleep(0.1)
+            if proc.poll() is not None:
+                continue  # the port was taken between the probe and the bind: try another
+            if not ready:
+                raise RuntimeError("claimledger serve did not answer /healthz within 30 s")
+            yield base
+            return
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=10)
+            log.close()
+    raise RuntimeError(f"claimledger serve did not start: {(work / 'serve-2.log').read_text()}")

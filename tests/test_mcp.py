@@ -16,9 +16,8 @@ from click.testing import CliRunner
 
 from claimledger.cli import cli
 from claimledger.schemas import REPORT_SCHEMA_PATH, load
-from tests.surface_data import DRAFT, JA_QUOTE, MARKED, make_workspace
+from tests.surface_data import DRAFT, JA_QUOTE, MARKED, SECRET, hostile_layout
 
-SECRET = "the outside secret sentence that must never be read by the server"
 SMITH_37 = "adding an independent verification step reduced errors by 37 percent"
 SMITH_73 = "adding an independent verification step reduced errors by 73 percent"
 
@@ -68,37 +67,6 @@ CALLS: list[tuple[str, str, dict[str, Any]]] = [
 ]  # fmt: skip
 
 
-def _layout(base: Path) -> tuple[Path, Path]:
-    root = make_workspace(base / "root")
-    outside = base / "outside"
-    outside.mkdir()
-    (outside / "secret.txt").write_text(SECRET + "\n", encoding="utf-8")
-    (outside / "ledger.yaml").write_text(
-        f"version: 1\nsources: {{s: secret.txt}}\nclaims:\n  - {{id: S, kind: quote, source: s, quote: {SECRET!r}}}\n",
-        encoding="utf-8",
-    )
-    (root / "link").symlink_to(outside, target_is_directory=True)
-    (root / "evil.yaml").write_text(
-        f"version: 1\nsources: {{s: {outside / 'secret.txt'}}}\nclaims:\n"
-        f"  - {{id: S, kind: quote, source: s, quote: {SECRET!r}}}\n",
-        encoding="utf-8",
-    )
-    (root / "sub").mkdir()
-    (root / "sub" / "evil.yaml").write_text(
-        f"version: 1\nsources: {{s: ../../outside/secret.txt}}\nclaims:\n"
-        f"  - {{id: S, kind: quote, source: s, quote: {SECRET!r}}}\n",
-        encoding="utf-8",
-    )
-    (root / "url.yaml").write_text(
-        "version: 1\nsources: {w: 'https://example.org/paper.html'}\nclaims:\n"
-        "  - {id: W, kind: quote, source: w, quote: 'a sentence from the web page'}\n",
-        encoding="utf-8",
-    )
-    (root / "bad.yaml").write_text("version: 1\nclaims:\n  - {id: X, kind: quote}\n", encoding="utf-8")
-    (root / "out").mkdir()
-    return root, outside
-
-
 async def _session(root: Path, outside: Path, tmp: Path, errlog: Any) -> dict[str, Any]:
     from mcp.client.session import ClientSession
     from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -124,7 +92,7 @@ async def _session(root: Path, outside: Path, tmp: Path, errlog: Any) -> dict[st
 @pytest.fixture(scope="module")
 def mcp_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     base = tmp_path_factory.mktemp("mcp")
-    root, outside = _layout(base)
+    root, outside = hostile_layout(base)
     (base / "tmp").mkdir()
     with (base / "server.log").open("w") as errlog:
         results: dict[str, Any] = anyio.run(_session, root, outside, base, errlog)
