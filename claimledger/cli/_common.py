@@ -27,10 +27,8 @@ from claimledger._config import (
 )
 from claimledger.load.fetch import atomic_write
 from claimledger.model.report import EXIT_USAGE, Report
-from claimledger.output.html import render_html
 from claimledger.output.json import render_json
 from claimledger.output.markdown import render_markdown
-from claimledger.output.sarif import render_sarif
 from claimledger.output.terminal import TerminalProgress, is_terminal, print_summary
 
 FORMATS = ("markdown", "json", "sarif", "html")
@@ -90,8 +88,12 @@ def render(report: Report, fmt: str) -> str:
     if fmt == "json":
         return render_json(report)
     if fmt == "sarif":
+        from claimledger.output.sarif import render_sarif
+
         return render_sarif(report)
     if fmt == "html":
+        from claimledger.output.html import render_html  # jinja2 is loaded only when asked for
+
         draft_text, draft_name = _draft_of(report)
         return render_html(report, draft_text, draft_name)
     text = _Rendered(render_markdown(report))
