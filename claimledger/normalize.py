@@ -63,7 +63,15 @@ _TRIGGER = re.compile(
 )
 _WS_RUN = re.compile(r"\s+")
 _SIMPLE_BREAK = re.compile(r"\n(?<=[!-,.-~]\n)(?=[!-~])")
-_CJK_CLASS = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _CJK_RANGES)
+# Whitespace next to these vanishes. Full-width digits and Latin letters are left out: they fold
+# to ASCII, so "ｔｈｅ　ｃａｔ" must read as "the cat", exactly like its NFKC form.
+_SPACE_DROP_RANGES = tuple(r for r in _CJK_RANGES if r != (0xFF00, 0xFFEF)) + (
+    (0xFF00, 0xFF0F),
+    (0xFF1A, 0xFF20),
+    (0xFF3B, 0xFF40),
+    (0xFF5B, 0xFFEF),
+)
+_CJK_CLASS = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _SPACE_DROP_RANGES)
 _CJK_SPACE = re.compile(f" (?<=[{_CJK_CLASS}] )| (?=[{_CJK_CLASS}])")
 _BREAK_TAIL = re.compile(r"[ \t]*(?:\r\n|\r|\n)?[ \t]*")
 
@@ -74,6 +82,12 @@ def is_cjk(ch: str) -> bool:
     if cp < 0x3000:
         return False
     return any(lo <= cp <= hi for lo, hi in _CJK_RANGES)
+
+
+def _drops_space(ch: str) -> bool:
+    """CJK for the whitespace rule: full-width digits and Latin letters space like ASCII."""
+    cp = ord(ch)
+    return cp >= 0x3000 and any(lo <= cp <= hi for lo, hi in _SPACE_DROP_RANGES)
 
 
 def _fold_cluster(cluster: str) -> str:
@@ -220,7 +234,7 @@ def _space_dropped(text: str, start: int, end: int) -> bool:
         j += 1
     before = text[i] if i >= 0 else ""
     after = text[j] if j < len(text) else ""
-    return bool((before and is_cjk(before)) or (after and is_cjk(after)))
+    return bool((before and _drops_space(before)) or (after and _drops_space(after)))
 
 
 class _FoldTable(dict[int, str]):
@@ -250,7 +264,8 @@ def _special_chars() -> re.Pattern[str]:
             if 0xD800 <= cp <= 0xDFFF:
                 continue
             ch = chr(cp)
-            if unicodedata.combining(ch) or len(_FOLD[cp]) != 1:
+            # a character that folds to a combining mark (half-width ﾞ ﾟ -> U+3099/U+309A) composes
+            if unicodedata.combining(ch) or len(_FOLD[cp]) != 1 or unicodedata.combining(_FOLD[cp]):
                 if ranges and ranges[-1][1] == cp - 1:
                     ranges[-1][1] = cp
                 else:
