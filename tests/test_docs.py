@@ -62,7 +62,9 @@ def test_every_option_of_every_command_is_in_configuration_md(path: str, command
     for param in command.params:
         if isinstance(param, click.Option):
             for flag in param.opts + param.secondary_opts:
-                assert f"`{flag}`" in body, f"{path}: option {flag} is not documented in docs/configuration.md"
+                assert f"`{flag}`" in body, (
+                    f"{path}: option {flag} is not documented in docs/configuration.md"
+                )
         else:
             assert param.human_readable_name in body
 
@@ -86,7 +88,9 @@ def test_every_reason_code_is_in_checks_md_with_its_tier(reason: Reason) -> None
     if tier is None:
         assert "verified" in cell
     else:
-        assert cell.split()[0] == tier.value, f"{reason.value}: docs say {cell!r}, REASON_TIER says {tier.value}"
+        assert cell.split()[0] == tier.value, (
+            f"{reason.value}: docs say {cell!r}, REASON_TIER says {tier.value}"
+        )
 
 
 def test_checks_md_lists_no_reason_that_does_not_exist() -> None:
@@ -124,7 +128,16 @@ def test_every_ledger_field_is_in_ledger_format_md() -> None:
     fields: set[str] = set(schema["properties"])
     for definition in schema.get("$defs", {}).values():
         fields |= set(definition.get("properties", {}))
-    assert {"version", "claims", "quote", "sql", "metric", "tolerance", "author_alternative", "search"} <= fields
+    assert {
+        "version",
+        "claims",
+        "quote",
+        "sql",
+        "metric",
+        "tolerance",
+        "author_alternative",
+        "search",
+    } <= fields
     for name in sorted(fields):
         assert f"`{name}`" in text or f"`search.{name}`" in text, f"ledger field {name} is not documented"
     for kind in ("quote", "number", "negative"):

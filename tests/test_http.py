@@ -35,7 +35,10 @@ MAX_BYTES = 200_000
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     base = tmp_path_factory.mktemp("http")
     root, outside = hostile_layout(base)
-    with http_server(root, base, "--max-bytes", str(MAX_BYTES)) as url, httpx.Client(base_url=url, timeout=60) as c:
+    with (
+        http_server(root, base, "--max-bytes", str(MAX_BYTES)) as url,
+        httpx.Client(base_url=url, timeout=60) as c,
+    ):
         yield {"client": c, "root": root, "outside": outside, "base": base, "url": url}
 
 
@@ -117,7 +120,11 @@ def test_check_inline_everything(server: dict[str, Any]) -> None:
     assert r.status_code == 200, r.text
     report = r.json()
     reasons = [(f["claim_id"], f["reason"]) for f in report["findings"]]
-    assert ("C1", "quote_found") in reasons and ("J1", "quote_found") in reasons and ("N1", "number_match") in reasons
+    assert (
+        ("C1", "quote_found") in reasons
+        and ("J1", "quote_found") in reasons
+        and ("N1", "number_match") in reasons
+    )
     assert any(reason == "mark_not_verified" for _, reason in reasons)
     assert report["reproducibility"]["ledger"]["path"] == "<inline ledger>"
     assert report["reproducibility"]["sources"]["smith"]["origin"].startswith("<inline>/")
@@ -128,7 +135,9 @@ def test_check_inline_everything(server: dict[str, Any]) -> None:
 def test_check_inline_json_ledger(server: dict[str, Any]) -> None:
     ledger = {"version": 1, "sources": {"s": "sources/shokushu.md"},
               "claims": [{"id": "J", "kind": "quote", "source": "s", "quote": JA_QUOTE}]}  # fmt: skip
-    r = post(server, "/v1/check", {"ledger": {"text": json.dumps(ledger, ensure_ascii=False), "format": "json"}})
+    r = post(
+        server, "/v1/check", {"ledger": {"text": json.dumps(ledger, ensure_ascii=False), "format": "json"}}
+    )
     assert r.status_code == 200 and r.json()["outcome"] == "PASS"
 
 
@@ -158,7 +167,9 @@ def test_lint(server: dict[str, Any]) -> None:
 def test_audit(server: dict[str, Any]) -> None:
     report = post(server, "/v1/audit", {"draft": "draft.md", "ledger": "ledger.yaml"}).json()
     assert [f["reason"] for f in report["findings"]] == ["unlisted_quote"]
-    allowed = post(server, "/v1/audit", {"draft": "draft.md", "ledger": "ledger.yaml", "allow": [".*15％.*"]}).json()
+    allowed = post(
+        server, "/v1/audit", {"draft": "draft.md", "ledger": "ledger.yaml", "allow": [".*15％.*"]}
+    ).json()
     assert allowed["outcome"] == "PASS"
 
 
@@ -202,12 +213,16 @@ def test_invalid_ledger_is_422(server: dict[str, Any]) -> None:
 def test_malformed_requests_are_400(server: dict[str, Any]) -> None:
     client: httpx.Client = server["client"]
     headers = {"content-type": "application/json"}
-    assert "malformed JSON" in error_of(client.post("/v1/check", content=b"{nope", headers=headers), 400, "bad_request")
+    assert "malformed JSON" in error_of(
+        client.post("/v1/check", content=b"{nope", headers=headers), 400, "bad_request"
+    )
     error_of(client.post("/v1/check", content=b"[1, 2]", headers=headers), 400, "bad_request")
     assert "ledger" in error_of(post(server, "/v1/check", {}), 400, "bad_request")
     error_of(post(server, "/v1/check", {"ledger": "ledger.yaml", "surprise": 1}), 400, "bad_request")
     error_of(post(server, "/v1/check", {"ledger": {"path": "a", "text": "b"}}), 400, "bad_request")
-    error_of(post(server, "/v1/check", {"ledger": "ledger.yaml", "options": {"tolerance": -1}}), 400, "bad_request")
+    error_of(
+        post(server, "/v1/check", {"ledger": "ledger.yaml", "options": {"tolerance": -1}}), 400, "bad_request"
+    )
     error_of(post(server, "/v1/mark", {"draft": {"text": "x", "format": "docx"}}), 400, "bad_request")
 
 
@@ -241,7 +256,9 @@ def test_unknown_route_and_method(server: dict[str, Any]) -> None:
 def test_foreign_host_header_is_refused(server: dict[str, Any]) -> None:
     r = server["client"].get("/healthz", headers={"host": "attacker.example"})
     error_of(r, 400, "bad_request")
-    r = server["client"].post("/v1/check", json={"ledger": "ledger.yaml"}, headers={"host": "attacker.example:80"})
+    r = server["client"].post(
+        "/v1/check", json={"ledger": "ledger.yaml"}, headers={"host": "attacker.example:80"}
+    )
     error_of(r, 400, "bad_request")
 
 

@@ -79,7 +79,10 @@ async def _session(root: Path, outside: Path, tmp: Path, errlog: Any) -> dict[st
     )
     out: dict[str, Any] = {}
     with anyio.fail_after(120):
-        async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as session:
+        async with (
+            stdio_client(params, errlog=errlog) as (read, write),
+            ClientSession(read, write) as session,
+        ):
             await session.initialize()
             out["tools"] = (await session.list_tools()).tools
             for key, tool, args in CALLS:
@@ -134,7 +137,9 @@ def test_check_ledger_returns_the_report_envelope(mcp_run: dict[str, Any]) -> No
     jsonschema.validate(report, load(REPORT_SCHEMA_PATH))
     assert report["outcome"] == "FAIL" and report["counts"]["verified"] == 3 and report["counts"]["HIGH"] == 1
     by_id = {f["claim_id"]: f for f in report["findings"]}
-    assert by_id["C2"]["reason"] == "quote_near_miss" and "[-73-]{+37+}" in by_id["C2"]["diff"].replace(" ", "")
+    assert by_id["C2"]["reason"] == "quote_near_miss" and "[-73-]{+37+}" in by_id["C2"]["diff"].replace(
+        " ", ""
+    )
     assert by_id["J1"]["status"] == "verified" and by_id["J1"]["evidence"]["text"] == JA_QUOTE
     assert by_id["N1"]["reason"] == "number_match" and by_id["N1"]["expected"] == 1202
     # no absolute path of the server's root in the reply
@@ -183,7 +188,11 @@ def test_sql_cannot_read_files_outside_the_datasets(mcp_run: dict[str, Any]) -> 
 def test_mark_draft_returns_the_marked_text_and_writes_nothing(mcp_run: dict[str, Any]) -> None:
     data = ok(mcp_run["mark"])
     assert data["marked_text"] == MARKED
-    assert data["marks"] == {"V": 1, "D": 1, "changed": 1} and data["changed"] is True and data["written"] is None
+    assert (
+        data["marks"] == {"V": 1, "D": 1, "changed": 1}
+        and data["changed"] is True
+        and data["written"] is None
+    )
     assert (mcp_run["root"] / "draft.md").read_text(encoding="utf-8") == DRAFT
     assert "outcome" in data and "findings" in data
     inline = ok(mcp_run["mark_text"])
@@ -227,7 +236,9 @@ def test_url_sources_are_refused_by_default(mcp_run: dict[str, Any]) -> None:
 
 
 def test_bad_input_is_a_tool_error_with_a_clear_message(mcp_run: dict[str, Any]) -> None:
-    assert "invalid_ledger" in err(mcp_run["invalid_ledger"]) and "bad.yaml:3" in err(mcp_run["invalid_ledger"])
+    assert "invalid_ledger" in err(mcp_run["invalid_ledger"]) and "bad.yaml:3" in err(
+        mcp_run["invalid_ledger"]
+    )
     assert "path_not_found" in err(mcp_run["missing"]) and "nope.yaml" in err(mcp_run["missing"])
     assert "quote" in err(mcp_run["bad_args"]).lower()
     assert err(mcp_run["no_quotes"])

@@ -47,7 +47,10 @@ async def _mcp_calls(root: Path, cache: Path) -> list[dict[str, Any]]:
                                    env={"CLAIMLEDGER_CACHE_DIR": str(cache)})  # fmt: skip
     out = []
     with anyio.fail_after(120), (cache / "mcp.log").open("w") as errlog:
-        async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as session:
+        async with (
+            stdio_client(params, errlog=errlog) as (read, write),
+            ClientSession(read, write) as session,
+        ):
             await session.initialize()
             for args in ({"ledger": "ledger.yaml"}, {"ledger": "ledger.yaml", "draft": "draft.md"}):
                 result = await session.call_tool("check_ledger", args)
@@ -105,7 +108,12 @@ def test_the_shared_input_exercises_what_it_should(surfaces: dict[str, list[dict
     assert ledger_only["outcome"] == "FAIL"
     assert ledger_only["counts"] == {"HIGH": 1, "MED": 0, "LOW": 0, "EXPLAINED": 0, "verified": 3}
     reasons = {f["claim_id"]: f["reason"] for f in ledger_only["findings"]}
-    assert reasons == {"C1": "quote_found", "C2": "quote_near_miss", "J1": "quote_found", "N1": "number_match"}
+    assert reasons == {
+        "C1": "quote_found",
+        "C2": "quote_near_miss",
+        "J1": "quote_found",
+        "N1": "number_match",
+    }
     ja = next(f for f in ledger_only["findings"] if f["claim_id"] == "J1")
     assert ja["evidence"]["text"].startswith("この1年で")
     assert {f["reason"] for f in with_draft["findings"]} >= {"mark_not_verified", "unlisted_quote"}

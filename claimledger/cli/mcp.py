@@ -14,14 +14,29 @@ from claimledger.metrics import load_metrics_file
 
 
 @cli.command("mcp")
-@click.option("--root", required=True, type=click.Path(path_type=Path, file_okay=False),
-              help="Folder every path (ledger, draft, source, dataset, output) must stay in.")
-@click.option("--allow-urls", is_flag=True,
-              help="Let ledgers declare http(s) sources (public addresses only); default: files under --root only.")
-@click.option("--metrics", "metrics_files", type=click.Path(path_type=Path, dir_okay=False), multiple=True,
-              help="Python file registering metrics with @metric, loaded at start-up (repeatable; trusted code).")
-@click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False),
-              help="Cache for fetched URLs and source indexes [default: $CLAIMLEDGER_CACHE_DIR or ~/.cache/claimledger].")
+@click.option(
+    "--root",
+    required=True,
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Folder every path (ledger, draft, source, dataset, output) must stay in.",
+)
+@click.option(
+    "--allow-urls",
+    is_flag=True,
+    help="Let ledgers declare http(s) sources (public addresses only); default: files under --root only.",
+)
+@click.option(
+    "--metrics",
+    "metrics_files",
+    type=click.Path(path_type=Path, dir_okay=False),
+    multiple=True,
+    help="Python file registering metrics with @metric, loaded at start-up (repeatable; trusted code).",
+)
+@click.option(
+    "--cache-dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Cache for fetched URLs and source indexes [default: $CLAIMLEDGER_CACHE_DIR or ~/.cache/claimledger].",
+)
 @click.option("--timeout", type=click.FloatRange(0.1), default=DEFAULT_FETCH_TIMEOUT, show_default=True,
               help="Seconds to wait for a URL source (with --allow-urls).")  # fmt: skip
 def mcp_cmd(root: Path, allow_urls: bool, metrics_files: tuple[Path, ...], cache_dir: Path | None,

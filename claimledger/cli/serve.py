@@ -16,20 +16,47 @@ DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 
 
 @cli.command("serve")
-@click.option("--root", required=True, type=click.Path(path_type=Path, file_okay=False),
-              help="Folder every path in a request (ledger, draft, source, dataset) must stay in.")
+@click.option(
+    "--root",
+    required=True,
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Folder every path in a request (ledger, draft, source, dataset) must stay in.",
+)
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True, help="Port to listen on.")
-@click.option("--max-bytes", type=click.IntRange(1), default=DEFAULT_MAX_BYTES, show_default=True,
-              help="Largest request body accepted (413 above).")
-@click.option("--allowed-host", "allowed_hosts", multiple=True, metavar="NAME",
-              help="Another host name the Host header may carry (repeatable; localhost names always allowed).")
-@click.option("--allow-urls", is_flag=True,
-              help="Let ledgers declare http(s) sources (public addresses only); default: files under --root only.")
-@click.option("--metrics", "metrics_files", type=click.Path(path_type=Path, dir_okay=False), multiple=True,
-              help="Python file registering metrics with @metric, loaded at start-up (repeatable; trusted code).")
-@click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False),
-              help="Cache for fetched URLs and source indexes [default: $CLAIMLEDGER_CACHE_DIR or ~/.cache/claimledger].")
+@click.option(
+    "--port", type=click.IntRange(1, 65535), default=8765, show_default=True, help="Port to listen on."
+)
+@click.option(
+    "--max-bytes",
+    type=click.IntRange(1),
+    default=DEFAULT_MAX_BYTES,
+    show_default=True,
+    help="Largest request body accepted (413 above).",
+)
+@click.option(
+    "--allowed-host",
+    "allowed_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="Another host name the Host header may carry (repeatable; localhost names always allowed).",
+)
+@click.option(
+    "--allow-urls",
+    is_flag=True,
+    help="Let ledgers declare http(s) sources (public addresses only); default: files under --root only.",
+)
+@click.option(
+    "--metrics",
+    "metrics_files",
+    type=click.Path(path_type=Path, dir_okay=False),
+    multiple=True,
+    help="Python file registering metrics with @metric, loaded at start-up (repeatable; trusted code).",
+)
+@click.option(
+    "--cache-dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Cache for fetched URLs and source indexes [default: $CLAIMLEDGER_CACHE_DIR or ~/.cache/claimledger].",
+)
 @click.option("--timeout", type=click.FloatRange(0.1), default=DEFAULT_FETCH_TIMEOUT, show_default=True,
               help="Seconds to wait for a URL source (with --allow-urls).")  # fmt: skip
 def serve_cmd(root: Path, host: str, port: int, max_bytes: int, allowed_hosts: tuple[str, ...], allow_urls: bool,

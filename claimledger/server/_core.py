@@ -99,7 +99,9 @@ class QuoteItem(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     id: str = Field(min_length=1, description="Claim id, e.g. C1.")
-    source: str = Field(min_length=1, description="Source id (a key of `sources`, or declared in the ledger).")
+    source: str = Field(
+        min_length=1, description="Source id (a key of `sources`, or declared in the ledger)."
+    )
     quote: str = Field(min_length=1, description="The quoted text exactly as the draft gives it.")
     statement: str | None = Field(
         default=None, description="The draft's sentence that uses the quote (enables the overclaim rules)."
@@ -111,7 +113,9 @@ class NumberItem(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     id: str = Field(min_length=1, description="Claim id, e.g. N1.")
-    value: float | int | str = Field(description='The claimed value, a number or as displayed ("11.7%", "1.2万").')
+    value: float | int | str = Field(
+        description='The claimed value, a number or as displayed ("11.7%", "1.2万").'
+    )
     sql: str | None = Field(default=None, description="One read-only DuckDB SELECT over the datasets.")
     metric: str | None = Field(default=None, description="A metric declared in the ledger's `metrics:`.")
     tolerance: float | None = Field(default=None, ge=0, description="Relative tolerance (default 0.005).")
@@ -143,7 +147,9 @@ class Workspace:
     allow_urls: bool = False
 
     @classmethod
-    def open(cls, root: str | Path, *, config: GateConfig | None = None, allow_urls: bool = False) -> Workspace:
+    def open(
+        cls, root: str | Path, *, config: GateConfig | None = None, allow_urls: bool = False
+    ) -> Workspace:
         try:
             resolved = Path(root).expanduser().resolve(strict=True)
         except OSError:
@@ -456,8 +462,13 @@ def run_lint(
         out["lint"] = {
             "ok": not problems,
             "problems": [
-                {"file": p.file, "line": p.line, "column": p.column, "reason": p.reason.value,
-                 "message": run._scrub(p.message)}
+                {
+                    "file": p.file,
+                    "line": p.line,
+                    "column": p.column,
+                    "reason": p.reason.value,
+                    "message": run._scrub(p.message),
+                }
                 for p in problems
             ],
             "lines": [run._scrub(str(p)) for p in problems],

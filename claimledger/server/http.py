@@ -48,7 +48,9 @@ DEFAULT_PORT = 8765
 
 ContentOrPath = Content | str
 
-_SOURCES = "Source id -> {path} under the root or inline {text, format: text|markdown|html} (overrides the ledger)."
+_SOURCES = (
+    "Source id -> {path} under the root or inline {text, format: text|markdown|html} (overrides the ledger)."
+)
 _DATASETS = "Dataset name -> {path} under the root or inline {text, format: csv|tsv|json|jsonl}."
 
 
@@ -60,19 +62,27 @@ class _Request(BaseModel):
 class CheckRequest(_Request):
     """``claimledger check [DRAFT] --ledger L``."""
 
-    ledger: ContentOrPath = Field(description="The ledger: a path under the root, {path}, or {text, format: yaml|json}.")
-    draft: ContentOrPath | None = Field(default=None, description="Optional draft: re-verify its marks, audit it.")
+    ledger: ContentOrPath = Field(
+        description="The ledger: a path under the root, {path}, or {text, format: yaml|json}."
+    )
+    draft: ContentOrPath | None = Field(
+        default=None, description="Optional draft: re-verify its marks, audit it."
+    )
     sources: dict[str, ContentOrPath] | None = Field(default=None, description=_SOURCES)
     datasets: dict[str, ContentOrPath] | None = Field(default=None, description=_DATASETS)
     section: str | None = Field(default=None, description="Audit only the section under this heading.")
-    allow: list[str] = Field(default_factory=list, description="Regexes of figures, quotations or keys not audited.")
+    allow: list[str] = Field(
+        default_factory=list, description="Regexes of figures, quotations or keys not audited."
+    )
 
 
 class MarkRequest(_Request):
     """``claimledger mark DRAFT [--ledger L]``: the marked text is returned, never written."""
 
     draft: ContentOrPath = Field(description="The draft: a path under the root, {path}, or {text, format}.")
-    ledger: ContentOrPath | None = Field(default=None, description="Ledger whose sources and number claims to use.")
+    ledger: ContentOrPath | None = Field(
+        default=None, description="Ledger whose sources and number claims to use."
+    )
     sources: dict[str, ContentOrPath] | None = Field(default=None, description=_SOURCES)
     datasets: dict[str, ContentOrPath] | None = Field(default=None, description=_DATASETS)
 
@@ -87,7 +97,9 @@ class AuditRequest(_Request):
     draft: ContentOrPath = Field(description="The draft or summary to audit.")
     ledger: ContentOrPath = Field(description="The ledger that backs claims.")
     section: str | None = Field(default=None, description="Audit only the section under this heading.")
-    allow: list[str] = Field(default_factory=list, description="Regexes of figures, quotations or keys not audited.")
+    allow: list[str] = Field(
+        default_factory=list, description="Regexes of figures, quotations or keys not audited."
+    )
 
 
 class ErrorDetail(BaseModel):
@@ -242,7 +254,9 @@ def build_app(ws: Workspace, *, max_bytes: int = DEFAULT_MAX_BYTES, allowed_host
                              f"Content-Type must be application/json, not {ctype or 'missing'!r}")  # fmt: skip
         declared = request.headers.get("content-length")
         if declared is not None and declared.isdigit() and int(declared) > max_bytes:
-            raise _HttpError(413, "too_large", f"body of {int(declared):,} bytes is over the {max_bytes:,}-byte limit")
+            raise _HttpError(
+                413, "too_large", f"body of {int(declared):,} bytes is over the {max_bytes:,}-byte limit"
+            )
         body = bytearray()
         async for chunk in request.stream():
             body += chunk

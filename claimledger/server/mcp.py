@@ -146,8 +146,12 @@ def build_server(ws: Workspace) -> Any:
         draft: OptPath = None,
         draft_text: DraftText = None,
         draft_format: DraftFormat = None,
-        section: Annotated[str | None, Field(description="Audit only the section under this heading.")] = None,
-        allow: Annotated[list[str] | None, Field(description="Regexes of figures/quotes/keys not to audit.")] = None,
+        section: Annotated[
+            str | None, Field(description="Audit only the section under this heading.")
+        ] = None,
+        allow: Annotated[
+            list[str] | None, Field(description="Regexes of figures/quotes/keys not to audit.")
+        ] = None,
     ) -> dict[str, Any]:
         """Check every claim of a ledger (`claimledger check`); with a draft, re-verify its marks and audit it."""
 
@@ -166,7 +170,9 @@ def build_server(ws: Workspace) -> Any:
         sources: SourceMap = None,
         write_to: Annotated[
             str | None,
-            Field(description="Write the marked draft here (under the root, atomically). Default: write nothing."),
+            Field(
+                description="Write the marked draft here (under the root, atomically). Default: write nothing."
+            ),
         ] = None,
     ) -> dict[str, Any]:
         """Recompute every [V]/[D] mark of a draft; returns the marked text (`marked_text`) and the report.
@@ -200,8 +206,12 @@ def build_server(ws: Workspace) -> Any:
         draft: OptPath = None,
         draft_text: DraftText = None,
         draft_format: DraftFormat = None,
-        section: Annotated[str | None, Field(description="Audit only the section under this heading.")] = None,
-        allow: Annotated[list[str] | None, Field(description="Regexes of figures/quotes/keys not to audit.")] = None,
+        section: Annotated[
+            str | None, Field(description="Audit only the section under this heading.")
+        ] = None,
+        allow: Annotated[
+            list[str] | None, Field(description="Regexes of figures/quotes/keys not to audit.")
+        ] = None,
     ) -> dict[str, Any]:
         """Flag every figure, quotation and citation key in a draft or summary that no ledger claim backs (HIGH)."""
         return guarded(lambda: run_audit(ws, draft=_draft_arg(draft, draft_text, draft_format), ledger=ledger,
