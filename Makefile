@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: bench demo test lint typecheck check-all clean
+.PHONY: bench eval demo test lint typecheck check-all clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -50,3 +50,10 @@ clean:
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[dev,mcp,server,bench]"
 	$(BIN)/python scripts/bench.py $(BENCH_ARGS)
+
+## eval: accuracy of every check (mutation benchmark + labelled slices in ../shared/bench; about a minute);
+## writes docs/accuracy.md and claimledger/eval/operating_points.json. The judge runs only when
+## CLAIMLEDGER_JUDGE and CLAIMLEDGER_JUDGE_MODEL (and CLAIMLEDGER_JUDGE_URL) are set.
+eval: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[dev,eval]"
+	$(BIN)/python -m claimledger.eval.run $(EVAL_ARGS)

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from claimledger.eval.operating_points import cite
 from claimledger.model.finding import Finding, Status, Tier
 
 SCHEMA_VERSION = "1.0"
@@ -50,6 +51,11 @@ class Report:
         return counts
 
     @property
+    def operating_points(self) -> dict[str, Any]:
+        """Measured false-verify and miss rates (benchmark version, per language) of each check that ran."""
+        return cite(f.check for f in self.findings)
+
+    @property
     def exit_code(self) -> int:
         if self.outcome is Outcome.FAIL and not self.fail_closed:
             return EXIT_CODES[Outcome.PARTIAL]
@@ -65,4 +71,5 @@ class Report:
             "findings": [f.to_dict() for f in self.findings],
             "notes": list(self.notes),
             "reproducibility": self.reproducibility,
+            "operating_points": self.operating_points,
         }

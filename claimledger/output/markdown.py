@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from claimledger.eval.operating_points import summary_lines
 from claimledger.model.finding import Finding, Status, Tier
 from claimledger.model.report import Outcome, Report
 from claimledger.numbers import format_number
@@ -87,6 +88,11 @@ def render_markdown(report: Report, title: str = "claimledger verification repor
             if f.expected is not None:
                 evidence = (evidence + "; " if evidence else "") + f"recomputed {format_number(f.expected)}"
             out.append(f"| {f.claim_id} | {_cell(f.claimed)} | {evidence} |")
+    points = summary_lines(report.operating_points)
+    if points:
+        out += ["", "### Operating points", ""]
+        out.append(f"Measured on benchmark {report.operating_points.get('benchmark_version')} (docs/accuracy.md):")
+        out += points
     repro = report.reproducibility
     out += ["", "### Reproducibility", ""]
     out.append(f"- claimledger {repro.get('tool_version', '?')}; semantic check: {repro.get('semantic_check', '-')}")

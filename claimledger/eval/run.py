@@ -1,0 +1,218 @@
+"""``make eval``: build the mutation benchmark, run every check, write docs/accuracy.md and the operating points.
+
+    .venv/bin/python -m claimledger.eval.run [--bench ../shared/bench] [--seed N]
+
+Runs offline. The judge runs only when ``CLAIMLEDGER_JUDGE`` and
+``CLAIMLEDGER_JUDGE_MODEL`` are set (see :mod:`claimledger.eval.slices`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from claimledger._version import __version__
+from claimledger.eval import BENCHMARK_VERSION, DEFAULT_SEED
+from claimledger.eval import report_md as md
+from claimledger.eval.corpus import EN_SETS, JA_SETS, english_documents, input_hashes, japanese_documents
+from claimledger.eval.numbers_bench import build_number_bench, load_tables
+from claimledger.eval.quote_bench import build_quote_bench
+from claimledger.eval.runner import run_number_bench, run_quote_bench
+from claimledger.eval.scoring import Outcome
+from claimledger.eval.slices import OVERCLAIM_SETS, judge_settings, run_judge, run_overclaim
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+POINTS = Path(__file__).resolve().parent / "operating_points.json"
+
+
+def _progress(message: str) -> None:
+    print(f"[eval] {message}", file=sys.stderr, flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bench", type=Path, default=ROOT.parent / "shared" / "bench")
+    ap.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    ap.add_argument("--out", type=Path, default=ROOT / "docs" / "accuracy.md")
+    ap.add_argument("--points", type=Path, default=POINTS)
+    ap.add_argument("--en-docs", type=int, default=100, help="English documents per set (WiCE, SummEdits)")
+    ap.add_argument("--ja-docs", type=int, default=60, help="Japanese documents (concatenated short texts)")
+    ap.add_argument("--tables", type=int, default=400, help="TabFact tables")
+    ap.add_argument(
+        "--judge-rows", type=int, default=100, help="rows per slice for the judge (when configured)"
+    )
+    args = ap.parse_args(argv)
+    if not (args.bench / "wice" / "bench.jsonl").exists():
+        print(f"no bench under {args.bench}", file=sys.stderr)
+        return 2
+    started = time.monotonic()
+    names = tuple(sorted(set(EN_SETS) | set(JA_SETS) | set(OVERCLAIM_SETS)))
+    hashes = input_hashes(args.bench, names)
+    results: dict[str, tuple[str, list[Outcome]]] = {}
+    with tempfile.TemporaryDirectory(prefix="claimledger-eval-") as tmp:
+        work = Path(tmp)
+        docs = english_documents(args.bench, args.en_docs, args.seed) + japanese_documents(
+            args.bench, args.ja_docs, args.seed
+        )
+        qbench = build_quote_bench(docs, args.seed)
+        _progress(
+            f"mutation benchmark {BENCHMARK_VERSION}: {len(docs)} documents, {len(qbench.cases)} quote cases"
+        )
+        results["literal_quote"] = (BENCHMARK_VERSION, run_quote_bench(qbench, work, _progress))
+        nbench = build_number_bench(load_tables(args.bench, args.tables, args.seed), args.seed)
+        _progress(f"numeric benchmark: {len(nbench.tables)} TabFact tables, {len(nbench.cases)} cases")
+        results["numeric_recompute"] = (BENCHMARK_VERSION, run_number_bench(nbench, work, _progress))
+        _progress("overclaim rules on the labelled slices (scripts/eval_overclaim.py)")
+        results["overclaim"] = (
+            "bench slices (" + ", ".join(OVERCLAIM_SETS) + ")",
+            run_overclaim(args.bench, _progress),
+        )
+        judge_note = "not run (no judge configured: set CLAIMLEDGER_JUDGE and CLAIMLEDGER_JUDGE_MODEL)"
+        settings = judge_settings()
+        if settings is not None:
+            from claimledger.judge import make_judge
+
+            judge = make_judge(settings["kind"], settings["model"], settings["url"] or None)  # type: ignore[arg-type]
+            try:
+                judged = run_judge(args.bench, work, judge, args.judge_rows, args.seed, _progress)
+            finally:
+                judge.close()
+            judge_note = f"{settings['kind']} {settings['model']} ({args.judge_rows} rows per slice)"
+            results["semantic_judge"] = (f"bench slices, {args.judge_rows} rows each", judged)
+    elapsed = time.monotonic() - started
+    meta: dict[str, Any] = {
+        "benchmark_version": BENCHMARK_VERSION,
+        "seed": args.seed,
+        "inputs_sha256": hashes,
+        "sizes": {"documents": len(docs), "tables": len(nbench.tables)},
+        "tool_version": __version__,
+        "judge": judge_note,
+        "checks": md.operating_points(results),
+    }
+    args.points.write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    _progress(f"wrote {args.points}")
+    doc = render(results, meta, qbench.dropped, elapsed)
+    args.out.write_text(doc, encoding="utf-8")
+    _progress(f"wrote {args.out} ({elapsed:.0f} s)")
+    print("\n".join(md.summary_table(results)))
+    return 0
+
+
+def render(
+    results: dict[str, tuple[str, list[Outcome]]], meta: dict[str, Any], dropped: Counter[str], elapsed: float
+) -> str:
+    quotes = results["literal_quote"][1]
+    numbers = results["numeric_recompute"][1]
+    over = results["overclaim"][1]
+    judged = results.get("semantic_judge", ("", []))[1]
+    hashes = "\n".join(f"- `{k}`: `{v}`" for k, v in meta["inputs_sha256"].items())
+    out = [
+        "# Accuracy: measured operating points of every check",
+        "",
+        "Generated by `make eval` (`python -m claimledger.eval.run`); do not edit by hand. Reports cite",
+        "these figures from `claimledger/eval/operating_points.json`.",
+        "",
+        f"Benchmark **{meta['benchmark_version']}**, seed {meta['seed']}, claimledger {meta['tool_version']}, "
+        f"{meta['sizes']['documents']} documents and {meta['sizes']['tables']} tables, {elapsed:.0f} s. Judge: {meta['judge']}.",
+        "",
+        "A **false verify** is a wrong [V]: a case that must not verify and did. A **miss** is a case that must",
+        'verify and did not. For the overclaim rules and the judge, "verified" means *no finding*: a false',
+        "verify is an unsupported claim let through, a miss a supported claim flagged.",
+        "",
+        "## Summary",
+        "",
+        *md.summary_table(results),
+        "",
+        "## Literal quote check (mutation benchmark)",
+        "",
+        "Verbatim passages sampled from the real documents of the bench (English: WiCE and SummEdits",
+        "sources; Japanese: JNLI, JaNLI and JHARS sources, concatenated one per line), then variants that",
+        "must still verify (whitespace and line breaks, curly quotes, full-width forms, a line-break hyphen",
+        "or ligatures in the quote or in the source (`-\\n`, U+FFFE), the whole document rendered to a real",
+        "PDF with reportlab and read back through claimledger's PDF loader) and variants that must not (one",
+        "word changed, a digit changed, two digits swapped, a negation inserted, a word dropped, a hedge",
+        "dropped, two passages spliced, the quote cited to another document of the same ledger, which must",
+        "come out `quote_misattributed`, a fragment under 8 characters, which must come out",
+        "`quote_too_short`). A content change that occurs in the document anyway (checked with a fold",
+        "coarser than claimledger's: no whitespace, dashes or quote marks at all) is dropped: "
+        + (", ".join(f"{k} {v}" for k, v in sorted(dropped.items())) or "none")
+        + ".",
+        "",
+        *md.family_table(quotes),
+        *md.confusion_block("Confusion table", quotes),
+        "",
+        "Failing cases:",
+        "",
+        *md.failures(quotes),
+        "",
+        EXCEPTIONS,
+        "",
+        "## Numeric recompute (TabFact tables)",
+        "",
+        "TabFact tables written as CSV; count, sum, mean, max and min of up to two numeric columns",
+        "recomputed exactly in Python (fractions) and claimed through DuckDB SQL. `display_inside` shows the",
+        "value at the precision whose rounding error is largest (`12.3` for 12.34, `1.2k` for 1,234;",
+        "tolerance 0: only the displayed precision covers it); `display_outside` is the next display on",
+        "the same side (`12.4`); `relative_inside`/`relative_outside` are the value x1.004 and x1.006",
+        "under the default 0.5% tolerance; `digits_swapped` swaps two digits of the display.",
+        "",
+        *md.family_table(numbers),
+        *md.confusion_block("Confusion table", numbers),
+        "",
+        "Failing cases:",
+        "",
+        *md.failures(numbers),
+        "",
+        "## Overclaim rules alone (labelled slices)",
+        "",
+        "All rows of the six slices, turned into rule input exactly as `scripts/eval_overclaim.py` does",
+        "(see [accuracy-overclaim.md](accuracy-overclaim.md)): statement = each claim sentence, quote = the",
+        "best-matching source sentence. The rules look for one kind of error (the sentence says more than",
+        "its quote), so a high false-verify rate here is expected: most unsupported claims are wrong in",
+        "ways no such rule can see. The published systems are full semantic checkers, listed for scale,",
+        "not as a like-for-like comparison.",
+        "",
+        *md.slice_table(over, judged or None),
+        *md.confusion_block("Confusion table (positive = no finding)", over, "no finding", "flagged"),
+        "",
+        "## Semantic judge",
+        "",
+    ]
+    if judged:
+        out += [
+            f"Judge: {meta['judge']}.",
+            "",
+            *md.confusion_block("Confusion table", judged, "no finding", "flagged"),
+        ]
+    else:
+        out += [
+            "Judge not run: no judge was configured for this run. Set `CLAIMLEDGER_JUDGE` (`openai`,",
+            "`anthropic` or `nli`), `CLAIMLEDGER_JUDGE_MODEL` and, for an endpoint, `CLAIMLEDGER_JUDGE_URL`,",
+            "then run `make eval` again; the judge column above is then filled in.",
+        ]
+    out += ["", "## Inputs", "", hashes, ""]
+    return "\n".join(out)
+
+
+EXCEPTIONS = """**Known exception (policy, not a matching bug).** The whitespace rule drops a space next to a CJK
+character, and full-width *punctuation* (U+FF01-FF0F, FF1A-FF20, FF3B-FF40, FF5B-FF65: `，：．！（）`)
+counts as CJK because Japanese text uses it (`調査（\\n2024年）` must match `調査（2024年）`). An English
+quote typed in full width with a space after a full-width comma (`ｅｌｅｃｔｉｏｎ，　ｔｈｅ`) therefore
+folds to `election,the` and misses `election, the`. Full-width letters and digits space like ASCII
+(fixed during this evaluation), so only full-width punctuation next to whitespace is affected; the
+miss is fail-closed (a [D], never a wrong [V]).
+
+**Known exception (ambiguous line break).** In a Japanese PDF a line may break between two ASCII
+characters (`…現在[` / `1]）…`). A line break between two non-CJK characters reads as a word space
+(it is one in English and in romaji), so the quote `現在[1]` misses the PDF text `現在[ 1]`. Again a
+[D], never a wrong [V]."""
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
