@@ -30,6 +30,6 @@ class GateConfig:
     max_pdf_pages: int = DEFAULT_MAX_PDF_PAGES
     sql_timeout: float = DEFAULT_SQL_TIMEOUT
     sql_memory_limit: str = DEFAULT_SQL_MEMORY
-    pdf_timeout: float = DEFAULT_PDF_TIMEOUT  # seconds per PDF, extracted in a child process
+    pdf_timeout: float = DEFAULT_PDF_TIMEOUT  # seconds to extract one PDF or HTML source (child process)
     metrics_files: tuple[Path, ...] = field(default=())
     index_cache: bool = True

@@ -77,6 +77,7 @@ UNIT_ALIASES: dict[str, str] = {
     "£": "GBP",
 }
 
+MAX_VALUE_CHARS = 200
 _MINUS = "-\u2212\u2012\u2013\u2014\u2010\u2011\ufe63\uff0d▲△"
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+"
 _VALUE_RE = re.compile(
@@ -199,6 +200,8 @@ def parse_value(raw: str | float | int) -> Value | None:
         if not math.isfinite(float(raw)):
             return None
         return Value(float(raw), None, None, str(raw))
+    if len(raw) > MAX_VALUE_CHARS:
+        return None  # no reader recognises a 300-character number; and the regexes stay cheap
     text = _prep(raw)
     if not text:
         return None
@@ -211,6 +214,8 @@ def parse_value(raw: str | float | int) -> Value | None:
         if m.group("sign") and m.group("sign") != "+":
             value = -value
         unit = _unit(m.group("unit"), m.group("cur1"), m.group("cur2"))
+        if not math.isfinite(value):
+            return None
         return Value(value, half, unit, raw)
     return _parse_words(text, raw)
 
@@ -233,7 +238,11 @@ def _parse_words(text: str, raw: str) -> Value | None:
     if n is None:
         return None
     unit = _unit(m.group("unit"))
-    return Value(float(n), 0.5 if unit != "x" else None, unit, raw)
+    try:
+        value = float(n)
+    except OverflowError:
+        return None
+    return Value(value, 0.5 if unit != "x" else None, unit, raw)
 
 
 # Number mentions inside running text (quotes, drafts). Spans index into the text.

@@ -43,6 +43,7 @@ class _Extractor(HTMLParser):
         self.visible: list[str] = []
         self.hidden: list[str] = []
         self.stack: list[tuple[str, bool]] = []  # (tag, hidden)
+        self.open: dict[str, int] = {}  # tag -> how many are on the stack (stray end tags cost O(1))
 
     @property
     def _hidden_now(self) -> bool:
@@ -54,17 +55,20 @@ class _Extractor(HTMLParser):
             self.visible.append("\n")
         if tag not in _VOID:
             self.stack.append((tag, hidden))
+            self.open[tag] = self.open.get(tag, 0) + 1
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in _BLOCK_TAGS and not self._hidden_now:
             self.visible.append("\n")
 
     def handle_endtag(self, tag: str) -> None:
-        # pop to the matching tag; tolerate unclosed elements
-        for i in range(len(self.stack) - 1, -1, -1):
-            if self.stack[i][0] == tag:
-                del self.stack[i:]
-                break
+        # pop to the matching tag; tolerate unclosed elements and ignore stray end tags
+        if self.open.get(tag):
+            while self.stack:
+                top, _ = self.stack.pop()
+                self.open[top] -= 1
+                if top == tag:
+                    break
         if tag in _BLOCK_TAGS and not self._hidden_now:
             self.visible.append("\n")
 
@@ -73,6 +77,21 @@ class _Extractor(HTMLParser):
 
     def handle_comment(self, data: str) -> None:
         self.hidden.append(data)
+
+
+def html_extract(markup: str, timeout: float | None = None) -> tuple[str, str]:
+    """:func:`html_to_text`, in a child process killed after ``timeout`` seconds when one is given.
+
+    Python's ``html.parser`` is quadratic on some malformed input (unclosed
+    comments, tags and attribute quotes), so a hostile page of a few hundred
+    kilobytes could otherwise hold the gate for hours.
+    """
+    if timeout is None:
+        return html_to_text(markup)
+    from claimledger.load.isolate import run_extractor
+
+    result = run_extractor("html", markup.encode("utf-8", "surrogatepass"), (), timeout)
+    return str(result.get("visible", "")), str(result.get("hidden", ""))
 
 
 def html_to_text(markup: str) -> tuple[str, str]:

@@ -1,6 +1,6 @@
 """PDF text with page numbers, through pypdfium2 (PDFium).
 
-Extraction runs in a child process (:mod:`claimledger.load._pdf_worker`) with
+Extraction runs in a child process (:mod:`claimledger.load._extract_worker`) with
 a time limit, so a PDF crafted to hang or crash the extractor is stopped and
 reported (``source_extraction_timeout``) instead of stopping the gate. Text
 drawn invisibly (render mode 3, white fill, transparent or tiny text) is
@@ -9,46 +9,11 @@ returned apart as hidden text: a quote found only there is not verified.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
-from typing import Any
-
 from claimledger._exceptions import SourceError
-from claimledger.load import _pdf_worker
+from claimledger.load import _extract_worker
+from claimledger.load.isolate import run_extractor
 
 PAGE_SEPARATOR = "\n\n"
-WORKER_COMMAND: tuple[str, ...] = (sys.executable, "-I", str(Path(_pdf_worker.__file__).resolve()))
-
-
-def _run_worker(data: bytes, max_pages: int, timeout: float) -> dict[str, Any]:
-    """Extract in a child process; kill it after ``timeout`` seconds."""
-    try:
-        done = subprocess.run(
-            [*WORKER_COMMAND, str(max_pages)],
-            input=data,
-            capture_output=True,
-            timeout=timeout,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        raise SourceError(
-            "source_extraction_timeout",
-            f"PDF text extraction did not finish within {timeout:g}s and was stopped "
-            "(a PDF crafted to hang the extractor?); raise --pdf-timeout if the PDF is just very long",
-        ) from None
-    except OSError as exc:
-        raise SourceError("source_unreadable", f"cannot start the PDF extractor: {exc}") from None
-    try:
-        result = json.loads(done.stdout)
-        if not isinstance(result, dict):
-            raise ValueError("not an object")
-    except ValueError:
-        err = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        why = f"exit code {done.returncode}" + (f": {err[-1][:200]}" if err else "")
-        raise SourceError("source_unreadable", f"the PDF extractor failed on this file ({why})") from None
-    return result
 
 
 def pdf_extract(
@@ -62,9 +27,12 @@ def pdf_extract(
     Raises :class:`SourceError` for an unreadable, encrypted, text-less, too
     long or too slow PDF.
     """
-    result = _pdf_worker.extract(data, max_pages) if timeout is None else _run_worker(data, max_pages, timeout)
-    if "error" in result:
-        raise SourceError(str(result["error"]), str(result.get("message", "")))
+    if timeout is None:
+        result = _extract_worker.extract(data, max_pages)
+        if "error" in result:
+            raise SourceError(str(result["error"]), str(result.get("message", "")))
+    else:
+        result = run_extractor("pdf", data, (str(max_pages),), timeout)
     parts = [str(p) for p in result.get("pages", [])]
     hidden_parts = [str(h) for h in result.get("hidden", [])]
     starts: list[int] = []

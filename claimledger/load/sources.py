@@ -13,7 +13,7 @@ from pathlib import Path
 from claimledger._config import GateConfig
 from claimledger._exceptions import SourceError
 from claimledger.load.fetch import UrlCache, default_cache_dir, fetch_url
-from claimledger.load.html import html_to_text
+from claimledger.load.html import html_extract
 from claimledger.load.pdf import pdf_extract
 from claimledger.load.text import decode_text, markdown_to_text
 from claimledger.model.source import Source
@@ -92,7 +92,7 @@ def extract_text(data: bytes, media_type: str, config: GateConfig) -> tuple[str,
     if media_type == "application/pdf":
         return pdf_extract(data, max_pages=config.max_pdf_pages, timeout=config.pdf_timeout)
     if media_type == "text/html":
-        visible, hidden = html_to_text(decode_text(data))
+        visible, hidden = html_extract(decode_text(data), timeout=config.pdf_timeout)
         return visible, (), hidden
     if media_type == "text/markdown":
         return markdown_to_text(decode_text(data)), (), ""

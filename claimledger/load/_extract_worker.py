@@ -1,9 +1,17 @@
-"""PDF text extraction, meant to run in a child process that can be stopped.
+"""Source text extraction (PDF, HTML), meant to run in a child process that can be stopped.
 
-This module imports only the standard library and pypdfium2, so the child
-starts quickly (``python -I _pdf_worker.py MAX_PAGES < file.pdf``). It writes
-one JSON object to stdout: ``{"pages": [...], "hidden": [...]}`` or
-``{"error": reason, "message": ...}``.
+PDFium and Python's ``html.parser`` can be made to work for a very long time
+by crafted input (the latter is quadratic on unclosed comments, tags and
+attribute quotes in Python 3.11), so the gate extracts in a child process it
+kills after a time limit. This module imports only the standard library (and
+pypdfium2 for PDFs), so the child starts quickly::
+
+    python -I _extract_worker.py pdf MAX_PAGES < file.pdf
+    python -I _extract_worker.py html < page.html      (UTF-8)
+
+It writes one JSON object to stdout: ``{"pages": [...], "hidden": [...]}``
+(PDF), ``{"visible": ..., "hidden": ...}`` (HTML) or ``{"error": reason,
+"message": ...}``.
 
 Text a reader cannot see is kept apart, page by page:
 
@@ -22,6 +30,7 @@ from __future__ import annotations
 import ctypes
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 WHITE = 245  # each of R, G and B at least this: white on (presumed) white paper
@@ -132,11 +141,31 @@ def extract(data: bytes, max_pages: int) -> dict[str, Any]:
     return {"pages": pages, "hidden": hidden}
 
 
+def _html_module() -> Any:
+    """claimledger/load/html.py, loaded by path: importing the package would cost a second of start-up."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_claimledger_html", Path(__file__).with_name("html.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def main() -> None:
-    max_pages = int(sys.argv[1]) if len(sys.argv) > 1 else 5000
-    result = extract(sys.stdin.buffer.read(), max_pages)
+    kind = sys.argv[1]
+    data = sys.stdin.buffer.read()
+    if kind == "pdf":
+        result = extract(data, int(sys.argv[2]))
+    else:
+        visible, hidden = _html_module().html_to_text(data.decode("utf-8", "surrogatepass"))
+        result = {"visible": visible, "hidden": hidden}
     sys.stdout.buffer.write(json.dumps(result).encode("ascii"))  # \u escapes: lone surrogates survive
 
 
 if __name__ == "__main__":
+    # run as a script, this folder is sys.path[0]: drop it, or claimledger/load/html.py would shadow
+    # the standard library's html package
+    if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
+        del sys.path[0]
     main()
