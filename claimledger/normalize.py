@@ -65,7 +65,8 @@ _WS_RUN = re.compile(r"\s+")
 _SIMPLE_BREAK = re.compile(r"\n(?<=[!-,.-~]\n)(?=[!-~])")
 # Whitespace next to these vanishes. Full-width digits and Latin letters are left out: they fold
 # to ASCII, so "ｔｈｅ　ｃａｔ" must read as "the cat", exactly like its NFKC form.
-_SPACE_DROP_RANGES = tuple(r for r in _CJK_RANGES if r != (0xFF00, 0xFFEF)) + (
+_SPACE_DROP_RANGES = (
+    *(r for r in _CJK_RANGES if r != (0xFF00, 0xFFEF)),
     (0xFF00, 0xFF0F),
     (0xFF1A, 0xFF20),
     (0xFF3B, 0xFF40),
@@ -234,7 +235,25 @@ def _space_dropped(text: str, start: int, end: int) -> bool:
         j += 1
     before = text[i] if i >= 0 else ""
     after = text[j] if j < len(text) else ""
-    return bool((before and _drops_space(before)) or (after and _drops_space(after)))
+    before_far = text[i - 1] if i >= 1 else ""
+    after_far = text[j + 1] if j + 1 < len(text) else ""
+    return _drop_next_to(before, before_far, after) or _drop_next_to(after, after_far, before)
+
+
+def _drop_next_to(side: str, far: str, other: str) -> bool:
+    """True when ``side`` makes the whitespace vanish. Full-width punctuation does, except
+    inside full-width English ("ｅｌｅｃｔｉｏｎ，　ｔｈｅ": a full-width letter or digit on
+    both sides), where it spaces like ASCII; next to kanji or kana it always does."""
+    if not side or not _drops_space(side):
+        return False
+    if 0xFF01 <= ord(side) <= 0xFF5E and other and far:
+        return not (_fullwidth_alnum(other) and _fullwidth_alnum(far))
+    return True
+
+
+def _fullwidth_alnum(ch: str) -> bool:
+    cp = ord(ch)
+    return 0xFF10 <= cp <= 0xFF19 or 0xFF21 <= cp <= 0xFF3A or 0xFF41 <= cp <= 0xFF5A
 
 
 class _FoldTable(dict[int, str]):
@@ -303,7 +322,8 @@ def _emit_run(b: _Builder, text: str, start: int, run: str) -> None:
             hi -= 1
         b.add(run[lo:hi].lower(), start + lo, start + hi, True)
         return
-    drop = [m.start() for m in _CJK_SPACE.finditer(run)]  # inner spaces next to CJK
+    # inner spaces next to CJK (the regex finds candidates; the rule decides)
+    drop = [i for i in (m.start() for m in _CJK_SPACE.finditer(run)) if _space_dropped(text, start + i, start + i + 1)]
     if run[0] == " " and _space_dropped(text, start, start + 1):
         drop.insert(0, 0)
     if run[-1] == " " and _space_dropped(text, start + len(run) - 1, start + len(run)):
@@ -382,6 +402,7 @@ def normalize(text: str, *, keep_break_hyphens: bool = False) -> Normalized:
             # one whitespace character maps one to one; a longer run maps as a whole
             b.add(" ", s, e, e - s == 1)
         pos = e
+    del text  # the working copy; only the original and the result stay
     return b.build()
 
 

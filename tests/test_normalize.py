@@ -32,6 +32,10 @@ def contains(source: str, quote: str) -> bool:
         ("言葉を 扱う 生成AI", "言葉を扱う生成AI"),
         ("全角\u3000スペース", "全角スペース"),
         ("zero\u200bwidth joiner text", "zerowidth joiner text"),
+        ("ｅｌｅｃｔｉｏｎ，\u3000ｔｈｅ ｃａｔ", "election, the cat"),
+        ("ｔｈｅ\u3000（ｃａｔ）", "the (cat)"),
+        ("調査（\n２０２４年）の結果", "調査（２０２４年）の結果"),
+        ("調査（\nＡＩ）の結果", "調査（ＡＩ）の結果"),
         ("caf\u0065\u0301 au lait", "caf\u00e9 au lait"),
     ],
 )
