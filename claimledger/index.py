@@ -26,7 +26,7 @@ from claimledger.load.sources import extract_text, read_bytes, sniff_media_type
 from claimledger.model.source import Source
 from claimledger.normalize import Normalized, has_break_hyphens, normalize
 
-INDEX_VERSION = 6  # bump when extraction or normalization changes
+INDEX_VERSION = 7  # bump when extraction or normalization changes
 
 
 @dataclass

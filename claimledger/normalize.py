@@ -225,35 +225,29 @@ class _Builder:
 _INVISIBLE_SET = frozenset(INVISIBLE)
 
 
+_JAPANESE_NEAR = re.compile("[\u3001-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]")
+
+
 def _space_dropped(text: str, start: int, end: int) -> bool:
-    """Whitespace vanishes when the nearest visible character on either side is CJK."""
+    """Whitespace vanishes when the nearest visible character on either side is CJK.
+
+    Full-width punctuation counts as CJK only with Japanese text nearby (8 characters
+    either way): ``調査（\n2024年）`` joins, full-width English (``ｅｌｅｃｔｉｏｎ，　ｔｈｅ``)
+    keeps its spaces like its NFKC form.
+    """
     i = start - 1
     while i >= 0 and (text[i] in _INVISIBLE_SET or text[i].isspace()):
         i -= 1
     j = end
     while j < len(text) and (text[j] in _INVISIBLE_SET or text[j].isspace()):
         j += 1
-    before = text[i] if i >= 0 else ""
-    after = text[j] if j < len(text) else ""
-    before_far = text[i - 1] if i >= 1 else ""
-    after_far = text[j + 1] if j + 1 < len(text) else ""
-    return _drop_next_to(before, before_far, after) or _drop_next_to(after, after_far, before)
-
-
-def _drop_next_to(side: str, far: str, other: str) -> bool:
-    """True when ``side`` makes the whitespace vanish. Full-width punctuation does, except
-    inside full-width English ("ｅｌｅｃｔｉｏｎ，　ｔｈｅ": a full-width letter or digit on
-    both sides), where it spaces like ASCII; next to kanji or kana it always does."""
-    if not side or not _drops_space(side):
-        return False
-    if 0xFF01 <= ord(side) <= 0xFF5E and other and far:
-        return not (_fullwidth_alnum(other) and _fullwidth_alnum(far))
-    return True
-
-
-def _fullwidth_alnum(ch: str) -> bool:
-    cp = ord(ch)
-    return 0xFF10 <= cp <= 0xFF19 or 0xFF21 <= cp <= 0xFF3A or 0xFF41 <= cp <= 0xFF5A
+    for pos in (i, j):
+        if 0 <= pos < len(text) and _drops_space(text[pos]):
+            if not 0xFF01 <= ord(text[pos]) <= 0xFF5E:
+                return True
+            if _JAPANESE_NEAR.search(text, max(0, pos - 8), pos + 9):
+                return True
+    return False
 
 
 class _FoldTable(dict[int, str]):
