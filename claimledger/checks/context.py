@@ -61,6 +61,14 @@ class RunContext:
         except SourceError as exc:
             self._facts[source_id] = _SourceFacts(None, None, exc)
             return exc
+        except Exception as exc:  # a crash in a loader or extractor: this source fails closed, the run goes on
+            crashed = SourceError(
+                "check_crashed",
+                f"internal error while loading source {source_id!r} ({type(exc).__name__}: {exc}); "
+                "claims citing it are not verified — please report this",
+            )
+            self._facts[source_id] = _SourceFacts(None, None, crashed)
+            return crashed
         self._facts[source_id] = _SourceFacts(ix.source.sha256, ix.source.media_type, None)
         self._sources[source_id] = ix
         while len(self._sources) > RETAINED_SOURCES:
@@ -90,7 +98,13 @@ class RunContext:
         """Locate many (source id, normalized quote) pairs in one pass per source."""
         todo = {k for k in keys if k not in self._quotes and k[0] in self.origins}
         if todo:
-            self._quotes.update(scan_quotes(todo, self.source, list(self.ledger.sources)))
+            try:
+                self._quotes.update(scan_quotes(todo, self.source, list(self.ledger.sources)))
+            except Exception as exc:  # the batched scan crashed: every quote it held fails closed
+                crashed = SourceError(
+                    "check_crashed", f"internal error while locating quotes ({type(exc).__name__}: {exc})"
+                )
+                self._quotes.update({key: QuoteResult(error=crashed) for key in todo})
 
     def quote_result(self, source_id: str, normalized_quote: str) -> QuoteResult:
         key = (source_id, normalized_quote)

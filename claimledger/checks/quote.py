@@ -121,5 +121,8 @@ def quote_keys(claims: Iterable[object]) -> list[tuple[str, str]]:
         source = getattr(claim, "source", None)
         quote = getattr(claim, "quote", None)
         if isinstance(source, str) and isinstance(quote, str):
-            keys.append(quote_key(source, quote))
+            try:
+                keys.append(quote_key(source, quote))
+            except Exception:
+                continue
     return keys

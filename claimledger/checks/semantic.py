@@ -226,11 +226,14 @@ def _not_judgeable(claim: Any, ctx: RunContext) -> str | None:
 
 def _ask(judge: Judge, request: JudgeRequest) -> JudgeVerdict | JudgeError:
     try:
-        return judge.judge(request)
+        answer = judge.judge(request)
     except JudgeError as exc:
         return exc
     except Exception as exc:  # a crashing backend is an infrastructure failure, never a pass
         return JudgeError("crash", f"the judge backend crashed: {type(exc).__name__}: {exc}")
+    if not isinstance(answer, JudgeVerdict):  # a plug-in backend that returns anything else: never a pass
+        return JudgeError("malformed", f"the judge backend returned {type(answer).__name__}, not a verdict")
+    return answer
 
 
 def _open_cache(cache_path: str | Path | None, ctx: RunContext, meta: dict[str, Any]) -> JudgeCache | None:
