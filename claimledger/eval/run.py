@@ -204,7 +204,7 @@ EXCEPTIONS = """**Fixed during this evaluation.** Three normalization bugs that 
 katakana voiced marks (`ﾋﾞｰﾁ`) did not compose; full-width letters and digits dropped their word
 spaces; and full-width punctuation dropped a neighbouring space even in full-width English
 (`ｅｌｅｃｔｉｏｎ，　ｔｈｅ`). Full-width punctuation now counts as CJK for the whitespace rule only
-with Japanese text within 8 characters, so `調査（\n2024年）` still matches `調査（2024年）`.
+with Japanese text within 8 characters, so `調査（\\n2024年）` still matches `調査（2024年）`.
 
 **Known exception (ambiguous line break).** In a Japanese PDF a line may break between two ASCII
 characters (`…現在[` / `1]）…`). A line break between two non-CJK characters reads as a word space
