@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: bench eval demo test lint typecheck check-all clean
+.PHONY: bench eval demo fuzz test lint typecheck check-all clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -57,3 +57,10 @@ bench: $(STAMP)
 eval: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[dev,eval]"
 	$(BIN)/python -m claimledger.eval.run $(EVAL_ARGS)
+
+## fuzz: coverage-guided fuzzing (atheris) of the ledger, source and draft loaders for FUZZ_SECONDS each;
+## fails on the first crash and keeps the input in .fuzz/<target>-crash-*
+FUZZ_SECONDS ?= 60
+fuzz: $(STAMP)
+	$(BIN)/python -m pip install --quiet "atheris>=2.3"
+	PYTHON=$(BIN)/python fuzz/run.sh $(FUZZ_SECONDS)

@@ -158,8 +158,12 @@ def main() -> None:
     if kind == "pdf":
         result = extract(data, int(sys.argv[2]))
     else:
-        visible, hidden = _html_module().html_to_text(data.decode("utf-8", "surrogatepass"))
-        result = {"visible": visible, "hidden": hidden}
+        html = _html_module()
+        try:
+            visible, hidden = html.html_to_text(data.decode("utf-8", "surrogatepass"))
+            result = {"visible": visible, "hidden": hidden}
+        except html.HTMLUnreadable as exc:
+            result = {"error": "source_unreadable", "message": str(exc)}
     sys.stdout.buffer.write(json.dumps(result).encode("ascii"))  # \u escapes: lone surrogates survive
 
 

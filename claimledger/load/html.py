@@ -79,6 +79,10 @@ class _Extractor(HTMLParser):
         self.hidden.append(data)
 
 
+class HTMLUnreadable(Exception):
+    """Python's HTML parser gave up on this markup (it raises AssertionError on some malformed sections)."""
+
+
 def html_extract(markup: str, timeout: float | None = None) -> tuple[str, str]:
     """:func:`html_to_text`, in a child process killed after ``timeout`` seconds when one is given.
 
@@ -86,8 +90,13 @@ def html_extract(markup: str, timeout: float | None = None) -> tuple[str, str]:
     comments, tags and attribute quotes), so a hostile page of a few hundred
     kilobytes could otherwise hold the gate for hours.
     """
+    from claimledger._exceptions import SourceError
+
     if timeout is None:
-        return html_to_text(markup)
+        try:
+            return html_to_text(markup)
+        except HTMLUnreadable as exc:
+            raise SourceError("source_unreadable", str(exc)) from None
     from claimledger.load.isolate import run_extractor
 
     result = run_extractor("html", markup.encode("utf-8", "surrogatepass"), (), timeout)
@@ -95,10 +104,13 @@ def html_extract(markup: str, timeout: float | None = None) -> tuple[str, str]:
 
 
 def html_to_text(markup: str) -> tuple[str, str]:
-    """Return ``(visible_text, hidden_text)`` of an HTML document."""
+    """Return ``(visible_text, hidden_text)`` of an HTML document; :class:`HTMLUnreadable` when it cannot."""
     parser = _Extractor()
-    parser.feed(markup)
-    parser.close()
+    try:
+        parser.feed(markup)
+        parser.close()
+    except (AssertionError, ValueError, IndexError) as exc:  # e.g. "<![cp" in Python 3.11's _markupbase
+        raise HTMLUnreadable(f"HTML that the parser cannot read ({type(exc).__name__}: {exc})") from None
     visible = "".join(parser.visible)
     visible = re.sub(r"[ \t\r\f\v]*\n[ \t\r\f\v\n]*", "\n", visible).strip()
     return visible, "\n".join(parser.hidden)
