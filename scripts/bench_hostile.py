@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from claimledger._exceptions import ClaimledgerError  # noqa: E402
+from claimledger._exceptions import ClaimledgerError
 
 Case = tuple[str, Callable[[str], object], str]
 

@@ -71,3 +71,16 @@ def test_the_ledger_loader_raises_only_ledger_errors_on_structures(top: dict[str
     text = json.dumps(doc, default=str)
     _only_ledger_errors(text, True)
     _only_ledger_errors(text, False)  # JSON is YAML too
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=200), st.sampled_from([b"", b"\xff\xfe", b"\xfe\xff", b"\xef\xbb\xbf"]))
+def test_decode_text_raises_only_source_errors(data: bytes, bom: bytes) -> None:
+    """Found by fuzz/fuzz_sources.py: a UTF-16 byte-order mark followed by invalid UTF-16."""
+    from claimledger._exceptions import SourceError
+    from claimledger.load.text import decode_text
+
+    try:
+        assert isinstance(decode_text(bom + data), str)
+    except SourceError as exc:
+        assert exc.reason == "source_unreadable"

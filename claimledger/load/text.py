@@ -10,7 +10,12 @@ from claimledger._exceptions import SourceError
 def decode_text(data: bytes) -> str:
     """Decode UTF-8 (with or without BOM), UTF-16 with BOM, or Shift_JIS (cp932)."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return data.decode("utf-16")
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError as exc:  # a UTF-16 byte-order mark, then bytes that are not UTF-16
+            raise SourceError(
+                "source_unreadable", f"text starts like UTF-16 but is not ({exc.reason} at byte {exc.start})"
+            ) from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
