@@ -86,3 +86,18 @@ def test_extract_writes_a_loadable_ledger_that_fails_closed(tmp_path: Path) -> N
     assert res.exit_code == 0 and out.read_text("utf-8").startswith("# Ledger extracted")
     check = CliRunner().invoke(cli, ["check", "--ledger", str(out)])
     assert check.exit_code == 1  # placeholders fail closed
+
+
+def test_hostile_markdown_is_linear() -> None:
+    """Runs of link, math, shortcode and attribute openers once took quadratic time."""
+    import subprocess
+    import sys
+
+    code = (
+        "from claimledger.extract.draft import parse_draft\n"
+        "for s in ['[' * 200000, '![' * 100000, '\\\\(' * 100000, '\\\\[' * 100000, '{{<' * 100000,"
+        " '{#' * 100000, '[^' * 100000]:\n"
+        "    parse_draft(s, 'markdown')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], timeout=60, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
