@@ -9,7 +9,7 @@ import hashlib
 import platform
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from claimledger._config import GateConfig
 from claimledger._exceptions import InputError
@@ -48,6 +48,39 @@ def _check_claim(claim: Claim, ctx: RunContext) -> list[Finding]:
     if isinstance(claim, NumberClaim):
         return [check_number(claim, ctx)]
     return negative_claim_findings(claim.id, claim.statement, claim.search)
+
+
+def _crashed(claim_id: str, check: str, reason: Reason, exc: Exception, what: str) -> Finding:
+    finding = Finding(
+        claim_id, check, Status.ERROR, reason,
+        f"internal error while {what} ({type(exc).__name__}: {exc}); nothing this step would have "
+        "checked is verified — please report this",
+    )  # fmt: skip
+    return assign_tier(finding, None)
+
+
+def _judge_step(
+    ledger: Ledger, ctx: RunContext, judge: Judge, cache: str | Path | None, draft: str | Path | None,
+    findings: list[Finding],
+) -> object:  # fmt: skip
+    from claimledger.checks.semantic import semantic_findings
+
+    draft_text = Path(draft).read_text("utf-8", errors="replace") if draft is not None else None
+    added, meta = semantic_findings(ledger.claims, ctx, judge, cache_path=cache, draft=draft_text)
+    findings.extend(added)
+    return meta
+
+
+def _summary_step(
+    draft: str | Path, fmt: str | None, section: str, ledger: Ledger, ctx: RunContext, judge: Judge,
+    cache: str | Path | None, findings: list[Finding],
+) -> dict[str, Any]:  # fmt: skip
+    from claimledger.checks.summary import summary_findings
+    from claimledger.extract.draft import read_draft
+
+    added, meta = summary_findings(read_draft(draft, fmt), section, ledger, ctx, judge, cache_path=cache)
+    findings.extend(added)
+    return meta
 
 
 def _claimed(claim: Claim) -> str:
@@ -211,28 +244,36 @@ def gate(
             progress("checking claims", total, total)
         draft_total = 0
         if draft is not None:
-            draft_total = _check_draft(draft, parsed, ctx, findings, allow, section, draft_format)
+            try:
+                draft_total = _check_draft(draft, parsed, ctx, findings, allow, section, draft_format)
+            except InputError:
+                raise
+            except Exception as exc:  # fail closed: the draft's marks and figures are not verified
+                findings.append(_crashed("draft", "draft", Reason.CHECK_CRASHED, exc, "checking the draft"))
         semantic: object = "not run (no judge configured): meaning was not checked"
+        summary: object = None
         if judge is not None:
-            from claimledger.checks.semantic import semantic_findings
-
             if progress:
                 progress("asking the judge", 0, total)
-            draft_text = Path(draft).read_text("utf-8", errors="replace") if draft is not None else None
-            added, semantic = semantic_findings(
-                parsed.claims, ctx, judge, cache_path=judge_cache, draft=draft_text
-            )
-            findings.extend(added)
-        summary: object = None
+            try:
+                semantic = _judge_step(parsed, ctx, judge, judge_cache, draft, findings)
+            except InputError:
+                raise
+            except Exception as exc:  # an infrastructure failure: never a pass
+                findings.append(_crashed("judge", "semantic", Reason.JUDGE_FAILED, exc, "asking the judge"))
+                semantic = {"error": f"{type(exc).__name__}: {exc}"}
         if summary_section is not None:
             summary = "not run: summary support needs a judge (--judge)"
             if judge is not None and draft is not None:
-                from claimledger.checks.summary import summary_findings
-                from claimledger.extract.draft import read_draft
-
-                doc = read_draft(draft, draft_format)
-                added, summary = summary_findings(doc, summary_section, parsed, ctx, judge, cache_path=judge_cache)
-                findings.extend(added)
+                try:
+                    summary = _summary_step(draft, draft_format, summary_section, parsed, ctx, judge, judge_cache, findings)
+                except InputError:
+                    raise
+                except Exception as exc:
+                    findings.append(
+                        _crashed("summary", "summary_support", Reason.JUDGE_FAILED, exc, "checking the summary")
+                    )
+                    summary = {"error": f"{type(exc).__name__}: {exc}"}
                 draft_total += int(summary.get("sentences", 0)) if isinstance(summary, dict) else 0
         report = Report(
             outcome=outcome_of(findings),

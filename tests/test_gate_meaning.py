@@ -90,3 +90,44 @@ def test_cli_judge_needs_a_model(tmp_path: Path, write_ledger: Callable[..., Pat
     path = _ledger(tmp_path, write_ledger, SEED004)
     result = CliRunner().invoke(cli, ["check", "--ledger", str(path), "--judge", "openai"])
     assert result.exit_code == 2 and "--judge-model" in result.stderr
+
+
+def test_a_crashing_draft_check_or_judge_fails_closed(
+    tmp_path: Path, write_ledger: Callable[..., Path], monkeypatch: object
+) -> None:
+    import pytest
+
+    import claimledger._drafts
+    import claimledger.checks.semantic
+
+    mp: pytest.MonkeyPatch = monkeypatch  # type: ignore[assignment]
+    claims = (
+        "  - id: E2\n    kind: quote\n    source: en\n    quote: \"reduced errors by about 4 times\"\n"
+        "    statement: \"Checks reduced errors by about 4 times in text-generating AI systems.\"\n"
+    )
+    path = _ledger(tmp_path, write_ledger, claims)
+    draft = tmp_path / "d.md"
+    draft.write_text("Nothing to see.\n", "utf-8")
+
+    def boom(*args: object, **kwargs: object) -> object:
+        raise RuntimeError("injected")
+
+    mp.setattr(claimledger._drafts, "draft_findings", boom)
+    report = gate(path, draft=draft)
+    crashed = [f for f in report.findings if f.claim_id == "draft"]
+    assert crashed and crashed[0].reason is Reason.CHECK_CRASHED and crashed[0].tier is Tier.HIGH
+    assert report.outcome.value == "FAIL"
+    assert any(f.claim_id == "E2" and f.status is Status.VERIFIED for f in report.findings)
+
+    mp.undo()
+    mp.setattr(claimledger.checks.semantic, "semantic_findings", boom)
+    from claimledger.judge import make_judge
+
+    judge = make_judge("openai", "m", "http://127.0.0.1:9/v1")
+    try:
+        report = gate(path, judge=judge)
+    finally:
+        judge.close()
+    failed = [f for f in report.findings if f.claim_id == "judge"]
+    assert failed and failed[0].reason is Reason.JUDGE_FAILED and failed[0].tier is Tier.MED
+    assert report.outcome.value == "PARTIAL"
