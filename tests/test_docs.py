@@ -63,7 +63,7 @@ def test_every_option_of_every_command_is_in_configuration_md(path: str, command
         if isinstance(param, click.Option):
             for flag in param.opts + param.secondary_opts:
                 assert f"`{flag}`" in body, (
-                    f"{path}: option {flag} is not documented in docs/configuration.md"
+                    f"{path}: option {flag} is not documented in docs/configuration.md (run python scripts/gen_cli_docs.py)"
                 )
         else:
             assert param.human_readable_name in body
