@@ -108,7 +108,14 @@ def _memory_size(ctx: click.Context, param: click.Parameter, value: str) -> str:
     return value.strip()
 
 
-def common_check_options(fn: Any) -> Any:
+def _apply(fn: Any, options: list[Any]) -> Any:
+    for option in reversed(options):
+        fn = option(fn)
+    return fn
+
+
+def report_options(fn: Any) -> Any:
+    """--ledger, --format, --output, --no-fail-closed."""
     options = [
         click.option("--ledger", "-l", type=click.Path(path_type=Path), required=True,
                      help="Ledger file (YAML or JSON). Paths inside it are relative to it."),
@@ -118,6 +125,13 @@ def common_check_options(fn: Any) -> Any:
                      help="Write the report to this file (atomically) instead of stdout."),
         click.option("--no-fail-closed", is_flag=True,
                      help="Report HIGH findings as warnings (still listed as HIGH); do not exit 1."),
+    ]  # fmt: skip
+    return _apply(fn, options)
+
+
+def run_options(fn: Any) -> Any:
+    """How a run checks: metrics, tolerances, fetching, caches and resource limits (every command)."""
+    options = [
         click.option("--metrics", "metrics_files", type=click.Path(path_type=Path, dir_okay=False),
                      multiple=True, help="Python file registering metrics with @metric (repeatable)."),
         click.option("--min-quote-chars", type=click.IntRange(1), default=DEFAULT_MIN_QUOTE_CHARS,
@@ -145,14 +159,16 @@ def common_check_options(fn: Any) -> Any:
                      help="DuckDB memory limit for ledger SQL, e.g. 512MB or 2GB."),
         click.option("--quiet", "-q", is_flag=True, help="No progress output on stderr."),
     ]  # fmt: skip
-    for option in reversed(options):
-        fn = option(fn)
-    return fn
+    return _apply(fn, options)
+
+
+def common_check_options(fn: Any) -> Any:
+    return report_options(run_options(fn))
 
 
 def config_from(kw: dict[str, Any]) -> GateConfig:
     return GateConfig(
-        fail_closed=not kw["no_fail_closed"],
+        fail_closed=not kw.get("no_fail_closed", False),
         min_quote_chars=kw["min_quote_chars"],
         default_tolerance=kw["tolerance"],
         fetch_timeout=kw["timeout"],

@@ -16,13 +16,11 @@ import click
 from claimledger._drafts import audit, extract_ledger, lint, mark
 from claimledger._exceptions import InputError
 from claimledger._receipts import ensure_receipt_target, verify_receipt, write_run_receipt
-from claimledger.cli._common import _emit, _fail_input, render
+from claimledger.cli._common import _emit, _fail_input, config_from, render, run_options
 from claimledger.cli._draft_options import (
     DRAFT_ARG,
     allow_from,
     allow_options,
-    draft_config,
-    run_options,
     source_options,
     sources_from,
 )
@@ -82,7 +80,7 @@ def mark_cmd(draft: Path, ledger: Path | None, output: Path | None, in_place: bo
     try:
         ensure_receipt_target(receipt)
         sources = sources_from(kw)
-        config = draft_config(kw)
+        config = config_from(kw)
         result = mark(draft, ledger=ledger, sources=sources, config=config, fmt=kw["draft_format"])
         target = draft if in_place else output
         if check_only:
@@ -120,7 +118,7 @@ def lint_cmd(draft: Path, ledger: Path | None, **kw: Any) -> None:
     Prints `file:line:col: message` lines, for editors, CI and pre-commit.
     """
     try:
-        result = lint(draft, ledger=ledger, sources=sources_from(kw), config=draft_config(kw),
+        result = lint(draft, ledger=ledger, sources=sources_from(kw), config=config_from(kw),
                       fmt=kw["draft_format"])  # fmt: skip
     except InputError as exc:
         _fail_input(str(exc))
