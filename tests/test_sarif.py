@@ -184,3 +184,11 @@ def test_finding_without_any_location_has_none() -> None:
 def test_no_claims_is_an_empty_but_valid_run() -> None:
     run = _valid(sarif_log(Report(Outcome.NO_CLAIMS, [], claims_total=0)))["runs"][0]
     assert run["results"] == [] and run["invocations"][0]["exitCode"] == 4
+
+
+def test_every_reason_code_has_its_own_rule_text() -> None:
+    from claimledger.model.finding import Reason
+    from claimledger.output.sarif import RULE_DESCRIPTIONS
+
+    verified = {Reason.QUOTE_FOUND, Reason.NUMBER_MATCH}
+    assert {r.value for r in Reason if r not in verified} <= set(RULE_DESCRIPTIONS)

@@ -56,12 +56,16 @@ RULE_DESCRIPTIONS: dict[str, str] = {
     "quote_near_miss": "The quote is not in the source verbatim; a close passage differs (see the word diff).",
     "quote_misattributed": "The quote is not in the cited source but appears verbatim in another source.",
     "quote_too_short": "The quote is too short to be verified meaningfully.",
-    "quote_only_in_hidden_text": "The quote occurs only in text a reader cannot see (hidden element, script, comment).",
+    "quote_only_in_hidden_text": (
+        "The quote occurs only in text a reader cannot see (hidden HTML element, script, comment; "
+        "invisible, white or tiny PDF text)."
+    ),
     "source_undeclared": "The claim cites a source id that the ledger does not declare.",
     "source_file_missing": "The source file does not exist.",
     "source_unreadable": "The source could not be read or parsed.",
     "source_no_text": "The source has no extractable text (for example a scanned PDF).",
     "source_too_large": "The source is larger than the configured limit and was not read.",
+    "source_extraction_timeout": "Extracting the source's text took longer than the limit and was stopped.",
     "source_not_found": "The source URL answered 404/410: the cited source does not exist there.",
     "source_timeout": "Fetching the source URL timed out (transient; retry).",
     "source_server_error": "The source server answered with a 5xx error (transient; retry).",
