@@ -20,14 +20,10 @@ import json
 import os
 import socket
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 from urllib.parse import urljoin, urlsplit
-
-import httpcore
-import httpx
 
 from claimledger._exceptions import SourceError
 
@@ -148,59 +144,6 @@ def checked_addresses(host: str, port: int, allow_private: bool) -> list[str]:
     return addresses
 
 
-class _CheckedBackend(httpcore.NetworkBackend):
-    """Connects only to addresses resolved and checked at connect time (closes the DNS-rebinding gap).
-
-    TLS still verifies the certificate against the URL's host name: httpcore
-    passes the origin's host as the server name, not the address dialled.
-    """
-
-    def __init__(self, allow_private: bool) -> None:
-        self.allow_private = allow_private
-        self._inner = httpcore.SyncBackend()
-
-    def connect_tcp(
-        self,
-        host: str,
-        port: int,
-        timeout: float | None = None,
-        local_address: str | None = None,
-        socket_options: Iterable[Any] | None = None,
-    ) -> httpcore.NetworkStream:
-        error: Exception | None = None
-        for address in checked_addresses(host, port, self.allow_private):
-            try:
-                return self._inner.connect_tcp(address, port, timeout, local_address, socket_options)
-            except (httpcore.ConnectError, httpcore.ConnectTimeout) as exc:
-                error = exc
-        assert error is not None
-        raise error
-
-    def connect_unix_socket(
-        self, path: str, timeout: float | None = None, socket_options: Iterable[Any] | None = None
-    ) -> httpcore.NetworkStream:
-        raise httpcore.ConnectError("unix sockets are never used for sources")
-
-    def sleep(self, seconds: float) -> None:
-        self._inner.sleep(seconds)
-
-
-class _CheckedTransport(httpx.HTTPTransport):
-    """httpx's transport with the connection pool dialling through :class:`_CheckedBackend`."""
-
-    def __init__(self, allow_private: bool) -> None:
-        super().__init__(trust_env=False)
-        import ssl
-
-        import certifi
-
-        self._pool = httpcore.ConnectionPool(
-            ssl_context=ssl.create_default_context(cafile=certifi.where()),
-            network_backend=_CheckedBackend(allow_private),
-            max_connections=4,
-        )
-
-
 def check_url_form(url: str) -> tuple[str, int]:
     """Refuse a URL that is not plain http(s) with a host (no credentials); return its host and port."""
     parts = urlsplit(url)
@@ -271,7 +214,11 @@ def fetch_url(
             return hit
     current = url
     headers = {"User-Agent": "claimledger (source verification)", "Accept": "*/*"}
-    transport = _CheckedTransport(allow_private)
+    import httpx  # imported here: most runs never fetch a URL
+
+    from claimledger.load._transport import CheckedTransport
+
+    transport = CheckedTransport(allow_private)
     with httpx.Client(
         timeout=timeout, follow_redirects=False, trust_env=False, headers=headers, transport=transport
     ) as client:
