@@ -30,11 +30,11 @@ demo: $(STAMP)
 	@echo
 	@echo "(The examples contain planted errors, so FAIL above is the expected outcome.)"
 
-## test: the whole test suite, plus ruff and mypy
+## test: ruff, mypy, then the whole test suite (its summary is the last line)
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
 	$(BIN)/ruff check claimledger tests
 	$(BIN)/mypy
+	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
 	$(BIN)/ruff check claimledger tests
