@@ -16,8 +16,6 @@ from claimledger._exceptions import InputError
 from claimledger._version import __version__
 from claimledger.checks.context import RunContext
 from claimledger.checks.numeric import check_number
-from claimledger.checks.overclaim import overclaim_findings
-from claimledger.checks.overclaim.negative import negative_claim_findings
 from claimledger.checks.quote import check_quote_text, quote_key, quote_keys
 from claimledger.load.ledger import load_ledger
 from claimledger.metrics import load_metrics_file
@@ -38,6 +36,8 @@ def _check_claim(claim: Claim, ctx: RunContext) -> list[Finding]:
         literal = check_quote_text(claim.id, claim.source, claim.quote, ctx)
         found: list[Finding] = [literal]
         if claim.statement:
+            from claimledger.checks.overclaim import overclaim_findings
+
             # the overclaim rules compare the draft's sentence with the quote and,
             # when the quote was found, with the source text around it
             context = None
@@ -47,6 +47,8 @@ def _check_claim(claim: Claim, ctx: RunContext) -> list[Finding]:
         return found
     if isinstance(claim, NumberClaim):
         return [check_number(claim, ctx)]
+    from claimledger.checks.overclaim.negative import negative_claim_findings
+
     return negative_claim_findings(claim.id, claim.statement, claim.search)
 
 

@@ -142,6 +142,17 @@ def test_progress_has_no_colour_under_no_color(monkeypatch: pytest.MonkeyPatch) 
     assert "checking claims" in stream.getvalue() and not COLOR_SGR.search(stream.getvalue())
 
 
-def test_cli_progress_is_the_terminal_progress() -> None:
-    progress = _Progress(quiet=True)
-    assert isinstance(progress, TerminalProgress) and not progress.enabled
+def test_cli_progress_is_the_terminal_progress(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    class FakeTTY(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    quiet = _Progress(quiet=True)
+    quiet("checking claims", 1, 2)
+    quiet.close()
+    assert not isinstance(quiet, TerminalProgress)  # nothing to show: rich is not even loaded
+    monkeypatch.setattr("sys.stderr", FakeTTY())
+    shown = _Progress(quiet=False)
+    assert isinstance(shown, TerminalProgress) and shown.enabled

@@ -29,16 +29,34 @@ from claimledger.load.fetch import atomic_write
 from claimledger.model.report import EXIT_USAGE, Report
 from claimledger.output.json import render_json
 from claimledger.output.markdown import render_markdown
-from claimledger.output.terminal import TerminalProgress, is_terminal, print_summary
 
 FORMATS = ("markdown", "json", "sarif", "html")
 
 
-class _Progress(TerminalProgress):
-    """Progress bar on stderr for runs that take more than a moment; silent when not a terminal."""
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
 
-    def __init__(self, quiet: bool) -> None:
-        super().__init__(quiet=quiet)
+
+class _Silent:
+    """No progress output (not a terminal, or --quiet): rich is not even imported."""
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+
+def _Progress(quiet: bool) -> Any:
+    """Progress bar on stderr for runs that take more than a moment; silent when not a terminal."""
+    if quiet or not _isatty(sys.stderr):
+        return _Silent()
+    from claimledger.output.terminal import TerminalProgress
+
+    return TerminalProgress(quiet=quiet)
 
 
 class _Rendered(str):
@@ -55,7 +73,9 @@ def _fail_input(message: str) -> None:
 def _emit(text: str, output: Path | None) -> None:
     """Write the report: to ``output``, or to stdout (a rich summary when stdout is a terminal)."""
     if output is None:
-        if isinstance(text, _Rendered) and text.report is not None and is_terminal(sys.stdout):
+        if isinstance(text, _Rendered) and text.report is not None and _isatty(sys.stdout):
+            from claimledger.output.terminal import print_summary
+
             print_summary(text.report)
             return
         click.echo(text, nl=False)
