@@ -78,7 +78,7 @@ def test_must_not_cases_are_really_absent_and_must_verify_are_typography_only() 
     texts = {d.doc_id: d.text for d in bench.documents}
     for case in bench.cases:
         cited = texts.get(case.cite, bench.derived.get(case.cite, texts[case.doc_id]))
-        if not case.must_verify and case.family != "too_short":
+        if not case.must_verify and case.family not in ("too_short", "cut_inside"):  # substrings by design
             assert loose(case.quote) not in loose(cited), case.case_id
         if case.must_verify:
             assert loose(case.quote) in loose(texts[case.doc_id]), case.case_id

@@ -132,3 +132,27 @@ def test_minimum_length_is_configurable(tmp_path: Path, write_ledger: Callable[.
     assert gate(path).findings[0].status is Status.VERIFIED
     strict = gate(path, config=GateConfig(min_quote_chars=20)).findings[0]
     assert strict.reason is Reason.QUOTE_TOO_SHORT
+
+
+@pytest.mark.parametrize(
+    ("source", "quote", "verified"),
+    [
+        ("Errors fell by 137 percent last year.", "fell by 137 percent", True),
+        ("Errors fell by 137 percent last year.", "37 percent last year", False),
+        ("The fee was 1.5 million dollars in all.", "The fee was 1", False),
+        ("The fee was 1.5 million dollars in all.", "fee was 1.5 million", True),
+        ("the filming of Chapter Seventy-Six began", "the filming of Chapter Seven", False),
+        ("it went nowhere at all in the end", "it went now", False),
+        ("売上は前年比137%増となった。", "37%増となった", False),
+        ("売上は前年比137%増となった。", "前年比137%増", True),
+        ("調査では約4倍に増えたとされる。", "4倍に増えたとされる", True),
+        ("A word, then a word again: the word.", "the word.", True),
+    ],
+)
+def test_a_match_never_cuts_a_word_or_a_number(
+    tmp_path: Path, write_ledger: Callable[..., Path], source: str, quote: str, verified: bool
+) -> None:
+    (tmp_path / "s.txt").write_text(source, "utf-8")
+    path = write_ledger("version: 1\nsources: {s: s.txt}\nclaims:\n" + q("A", "s", quote))
+    f = gate(path, config=GateConfig(min_quote_chars=6)).findings[0]
+    assert (f.status is Status.VERIFIED) is verified, f.message

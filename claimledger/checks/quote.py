@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from claimledger.checks.context import RunContext
 from claimledger.checks.diff import word_diff
-from claimledger.checks.quote_scan import evidence_at
+from claimledger.checks.quote_scan import evidence_at, find_whole
 from claimledger.index import IndexedSource
 from claimledger.model.finding import Evidence, Finding, Reason, Status
 from claimledger.normalize import normalize_quote
@@ -36,7 +36,7 @@ def find_exact(nq: str, ix: IndexedSource) -> Evidence | None:
     for norm in (ix.primary, ix.alternate):
         if norm is None:
             continue
-        pos = norm.text.find(nq)
+        pos = find_whole(norm.text, nq)
         if pos >= 0:
             return evidence_at(ix, norm, pos, pos + len(nq))
     return None

@@ -20,7 +20,7 @@ import ahocorasick
 from claimledger._exceptions import SourceError
 from claimledger.index import IndexedSource
 from claimledger.model.finding import Evidence
-from claimledger.normalize import Normalized
+from claimledger.normalize import Normalized, is_cjk
 
 FULL_SEARCH_LIMIT = 50_000  # normalized characters; above this, seed-and-extend
 SEED_MAX_HITS = 200  # a seed seen more often than this is uninformative
@@ -228,16 +228,63 @@ def _record(
                 r.elsewhere = ev
 
 
+def _word_char(ch: str) -> bool:
+    """A letter or digit of a script that separates words with spaces (not CJK)."""
+    return ch.isalnum() and not is_cjk(ch)
+
+
+def on_boundaries(text: str, start: int, end: int) -> bool:
+    """A match must not cut a word or a number: ``37 percent`` is not in ``137 percent``,
+    ``now`` is not in ``nowhere``, ``1`` is not in ``1.5``. CJK text has no word spaces,
+    so only its digits are held to this."""
+    if start > 0:
+        a, b = text[start - 1], text[start]
+        if _word_char(a) and _word_char(b):
+            return False
+        if b.isdigit() and a in ".," and start > 1 and text[start - 2].isdigit():
+            return False
+        if a.isdigit() and b.isdigit():
+            return False
+    if end < len(text):
+        a, b = text[end - 1], text[end]
+        if _word_char(a) and _word_char(b):
+            return False
+        if a.isdigit() and b in ".," and end + 1 < len(text) and text[end + 1].isdigit():
+            return False
+        if a.isdigit() and b.isdigit():
+            return False
+    return True
+
+
+def find_whole(text: str, nq: str, start: int = 0) -> int:
+    """First occurrence of ``nq`` at or after ``start`` that cuts no word or number, or -1."""
+    pos = text.find(nq, start)
+    while pos >= 0 and not on_boundaries(text, pos, pos + len(nq)):
+        pos = text.find(nq, pos + 1)
+    return pos
+
+
+def _whole_positions(patterns: PatternSet, text: str) -> dict[str, int]:
+    out = {}
+    for nq, pos in patterns.first_positions(text).items():
+        if not on_boundaries(text, pos, pos + len(nq)):
+            pos = find_whole(text, nq, pos + 1)
+        if pos >= 0:
+            out[nq] = pos
+    return out
+
+
 def _locate(patterns: PatternSet, own: list[str], ix: IndexedSource) -> dict[str, Evidence]:
-    """Where the patterns occur in a source; the hyphen-keeping reading is read only when
-    one of the source's own quotes is still missing and holds a hyphen (it cannot differ otherwise)."""
+    """Where the patterns occur (on word and number boundaries) in a source; the hyphen-keeping
+    reading is read only when one of the source's own quotes is still missing and holds a hyphen
+    (it cannot differ otherwise)."""
     found = {
         nq: evidence_at(ix, ix.primary, pos, pos + len(nq))
-        for nq, pos in patterns.first_positions(ix.primary.text).items()
+        for nq, pos in _whole_positions(patterns, ix.primary.text).items()
     }
     hyphenated = [nq for nq in own if nq not in found and "-" in nq]
     if hyphenated and ix.alternate is not None:
         alt = ix.alternate
-        for nq, pos in PatternSet(hyphenated).first_positions(alt.text).items():
+        for nq, pos in _whole_positions(PatternSet(hyphenated), alt.text).items():
             found[nq] = evidence_at(ix, alt, pos, pos + len(nq))
     return found

@@ -7,7 +7,7 @@ imported by the gate.
 
 from __future__ import annotations
 
-BENCHMARK_VERSION = "mut-1"
+BENCHMARK_VERSION = "mut-2"  # mut-2 adds cut_inside (a substring that cuts a word or number)
 """Bump when the generator changes what cases it builds (the figures are then not comparable)."""
 
 DEFAULT_SEED = 20240601

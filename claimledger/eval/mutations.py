@@ -37,6 +37,7 @@ MUST_NOT = (
     "spliced",
     "misattributed",
     "too_short",
+    "cut_inside",
 )
 EXPECTED_REASON = {"misattributed": "quote_misattributed", "too_short": "quote_too_short"}
 
@@ -299,6 +300,21 @@ def too_short(text: str, lang: str, rng: random.Random) -> str | None:
     return text[i : i + n]
 
 
+def cut_inside(text: str, lang: str, rng: random.Random) -> str | None:
+    """A substring of the passage that starts inside a number (``137`` -> ``37 ...``) or, in
+    English, ends inside a word: literally present, yet not what the source says."""
+    m = re.search(r"\d{2,}", text)
+    if m is not None and len(text) - (m.start() + 1) >= 10:
+        return text[m.start() + 1 :]
+    if lang != "en":
+        return None
+    words = list(re.finditer(r"[A-Za-z]{6,}", text))
+    if not words:
+        return None
+    w = words[-1]
+    return text[: w.end() - 2] if w.end() - 2 >= 10 else None
+
+
 Mutator = Callable[[str, str, random.Random], str | None]
 SIMPLE: dict[str, Mutator] = {
     "whitespace": whitespace,
@@ -312,4 +328,5 @@ SIMPLE: dict[str, Mutator] = {
     "word_dropped": word_dropped,
     "hedge_dropped": hedge_dropped,
     "too_short": too_short,
+    "cut_inside": cut_inside,
 }

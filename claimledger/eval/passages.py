@@ -127,10 +127,17 @@ def sample_ja(text: str, rng: random.Random, kind: str, taken: list[tuple[int, i
             anchor = anchors[rng.randrange(len(anchors))]
             first = max(0, min(anchor - rng.randint(1, width - 3), len(line) - width))
         a, b = off + first, off + first + width
-        if text[a:b] != text[a:b].strip() or _overlaps(taken, a, b):
+        if text[a:b] != text[a:b].strip() or _overlaps(taken, a, b) or _cuts_number(text, a, b):
             continue
         return Passage(a, b, text[a:b], kind)
     return None
+
+
+def _cuts_number(text: str, a: int, b: int) -> bool:
+    """A window that starts or ends inside a run of digits is not a quote anyone would make."""
+    starts_inside = a > 0 and text[a - 1].isdigit() and text[a].isdigit()
+    ends_inside = b < len(text) and text[b - 1].isdigit() and text[b].isdigit()
+    return starts_inside or ends_inside
 
 
 def sample_passages(text: str, lang: str, rng: random.Random, general: int) -> list[Passage]:

@@ -98,7 +98,7 @@ def build_quote_bench(documents: list[Document], seed: int) -> QuoteBench:
             add("verbatim", p.text, doc.doc_id)
             add("pdf", p.text, f"{doc.doc_id}~pdf")
             if p.kind == "number":
-                for fam in ("number_changed", "digits_swapped"):
+                for fam in ("number_changed", "digits_swapped", "cut_inside"):
                     add(fam, mut.SIMPLE[fam](p.text, doc.lang, rng), doc.doc_id)
                 continue
             if p.kind == "hedge":
@@ -110,7 +110,7 @@ def build_quote_bench(documents: list[Document], seed: int) -> QuoteBench:
                 if doc.doc_id + sid in derived and derived[doc.doc_id + sid][p.start : p.end] != p.text:
                     add(fam, p.text, doc.doc_id + sid)
             add("word_changed", mut.word_changed(p.text, doc.lang, rng, vocab), doc.doc_id)
-            for fam in ("negation_inserted", "word_dropped", "too_short"):
+            for fam in ("negation_inserted", "word_dropped", "too_short", "cut_inside"):
                 add(fam, mut.SIMPLE[fam](p.text, doc.lang, rng), doc.doc_id)
             partner = general[(k + 1) % len(general)] if len(general) > 1 else None
             if partner is not None and partner is not p:
@@ -125,7 +125,7 @@ def _adder(bench: QuoteBench, doc: Document, prefix: str) -> Callable[..., None]
         if quote is None or not quote.strip():
             return
         must_verify = family in mut.MUST_VERIFY
-        if not must_verify and family != "too_short":
+        if not must_verify and family not in ("too_short", "cut_inside"):  # those two are substrings
             target = cited.text if cited is not None else doc.text
             if loose(quote) in loose(target):  # the change happens to be in the document: not a must-not case
                 bench.dropped[family] += 1
