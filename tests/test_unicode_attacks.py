@@ -10,6 +10,7 @@ is not in the visible source into a verified one.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from pathlib import Path
 
@@ -41,10 +42,12 @@ def verifies(source_text: str, quote: str, min_chars: int = 8) -> bool:
 
 
 def _slice(data: st.DataObject, text: str, min_len: int = 10) -> str:
-    assume(len(text) > min_len)
-    i = data.draw(st.integers(0, len(text) - min_len))
-    j = data.draw(st.integers(i + min_len, len(text)))
-    quote = text[i:j].strip()
+    """A run of whole words of ``text`` (a match never cuts a word)."""
+    spans = [m.span() for m in re.finditer(r"\S+", text)]
+    assume(len(text) > min_len and spans)
+    a = data.draw(st.integers(0, len(spans) - 1))
+    b = data.draw(st.integers(a, len(spans) - 1))
+    quote = text[spans[a][0] : spans[b][1]]
     assume(len(quote) >= min_len)
     return quote
 

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
-from claimledger._config import DEFAULT_FETCH_TIMEOUT, GateConfig
 from claimledger._exceptions import InputError
 from claimledger.cli._common import _fail_input
 from claimledger.cli._group import cli
-from claimledger.metrics import load_metrics_file
+from claimledger.cli._server_options import server_config, server_options
 
 
 @cli.command("mcp")
@@ -20,27 +20,8 @@ from claimledger.metrics import load_metrics_file
     type=click.Path(path_type=Path, file_okay=False),
     help="Folder every path (ledger, draft, source, dataset, output) must stay in.",
 )
-@click.option(
-    "--allow-urls",
-    is_flag=True,
-    help="Let ledgers declare http(s) sources (public addresses only); default: files under --root only.",
-)
-@click.option(
-    "--metrics",
-    "metrics_files",
-    type=click.Path(path_type=Path, dir_okay=False),
-    multiple=True,
-    help="Python file registering metrics with @metric, loaded at start-up (repeatable; trusted code).",
-)
-@click.option(
-    "--cache-dir",
-    type=click.Path(path_type=Path, file_okay=False),
-    help="Cache for fetched URLs and source indexes [default: $CLAIMLEDGER_CACHE_DIR or ~/.cache/claimledger].",
-)
-@click.option("--timeout", type=click.FloatRange(0.1), default=DEFAULT_FETCH_TIMEOUT, show_default=True,
-              help="Seconds to wait for a URL source (with --allow-urls).")  # fmt: skip
-def mcp_cmd(root: Path, allow_urls: bool, metrics_files: tuple[Path, ...], cache_dir: Path | None,
-            timeout: float) -> None:  # fmt: skip
+@server_options
+def mcp_cmd(root: Path, **kw: Any) -> None:
     """Serve claimledger's tools to an agent over MCP (stdio): verify_quotes, verify_numbers,
     check_ledger, mark_draft, lint_draft, audit_summary.
 
@@ -56,11 +37,8 @@ def mcp_cmd(root: Path, allow_urls: bool, metrics_files: tuple[Path, ...], cache
     except ImportError as exc:  # pragma: no cover - the module itself has no third-party imports
         _fail_input(str(exc))
         return
-    config = GateConfig(metrics_files=tuple(metrics_files), cache_dir=cache_dir, fetch_timeout=timeout)
     try:
-        for path in metrics_files:
-            load_metrics_file(path)  # fail at start-up, not on the first call
-        serve_stdio(root, config=config, allow_urls=allow_urls)
+        serve_stdio(root, config=server_config(kw), allow_urls=kw["allow_urls"])
     except ImportError as exc:
         _fail_input(str(exc))
     except InputError as exc:

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
-from claimledger._config import DEFAULT_FETCH_TIMEOUT, GateConfig
 from claimledger._exceptions import InputError
 from claimledger.cli._common import _fail_input
 from claimledger.cli._group import cli
-from claimledger.metrics import load_metrics_file
+from claimledger.cli._server_options import server_config, server_options
 
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 
@@ -40,27 +40,8 @@ DEFAULT_MAX_BYTES = 10 * 1024 * 1024
     metavar="NAME",
     help="Another host name the Host header may carry (repeatable; localhost names always allowed).",
 )
-@click.option(
-    "--allow-urls",
-    is_flag=True,
-    help="Let ledgers declare http(s) sources (public addresses only); default: files under --root only.",
-)
-@click.option(
-    "--metrics",
-    "metrics_files",
-    type=click.Path(path_type=Path, dir_okay=False),
-    multiple=True,
-    help="Python file registering metrics with @metric, loaded at start-up (repeatable; trusted code).",
-)
-@click.option(
-    "--cache-dir",
-    type=click.Path(path_type=Path, file_okay=False),
-    help="Cache for fetched URLs and source indexes [default: $CLAIMLEDGER_CACHE_DIR or ~/.cache/claimledger].",
-)
-@click.option("--timeout", type=click.FloatRange(0.1), default=DEFAULT_FETCH_TIMEOUT, show_default=True,
-              help="Seconds to wait for a URL source (with --allow-urls).")  # fmt: skip
-def serve_cmd(root: Path, host: str, port: int, max_bytes: int, allowed_hosts: tuple[str, ...], allow_urls: bool,
-              metrics_files: tuple[Path, ...], cache_dir: Path | None, timeout: float) -> None:  # fmt: skip
+@server_options
+def serve_cmd(root: Path, host: str, port: int, max_bytes: int, allowed_hosts: tuple[str, ...], **kw: Any) -> None:
     """Serve JSON endpoints mirroring the CLI: POST /v1/check, /v1/mark, /v1/lint,
     /v1/audit; GET /openapi.json, /healthz.
 
@@ -75,12 +56,9 @@ def serve_cmd(root: Path, host: str, port: int, max_bytes: int, allowed_hosts: t
     """
     from claimledger.server.http import serve
 
-    config = GateConfig(metrics_files=tuple(metrics_files), cache_dir=cache_dir, fetch_timeout=timeout)
     try:
-        for path in metrics_files:
-            load_metrics_file(path)  # fail at start-up, not on the first request
-        serve(str(root), host=host, port=port, max_bytes=max_bytes, allowed_hosts=allowed_hosts, config=config,
-              allow_urls=allow_urls)  # fmt: skip
+        serve(str(root), host=host, port=port, max_bytes=max_bytes, allowed_hosts=allowed_hosts,
+              config=server_config(kw), allow_urls=kw["allow_urls"])  # fmt: skip
     except ImportError as exc:
         _fail_input(str(exc))
     except InputError as exc:

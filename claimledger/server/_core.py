@@ -372,15 +372,7 @@ def run_quotes(
     options: Options | None = None,
 ) -> dict[str, Any]:
     """Verify a list of quotes literally against named sources (and the overclaim rules when a statement is given)."""
-    from claimledger._api import gate
-
-    if not quotes:
-        raise BadRequest("quotes: give at least one quote")
-    with _RUN_LOCK, Run(ws) as run:
-        base = run.ledger(ledger, sources=sources)
-        claims = [{"kind": "quote", **q.model_dump(exclude_none=True)} for q in quotes]
-        report = gate(_claims_ledger(claims, base), config=ws.run_config(options), base_dir=ws.root)
-        return run.envelope(report)
+    return _run_items(ws, "quote", quotes, ledger, options, sources=sources)
 
 
 def run_numbers(
@@ -392,13 +384,25 @@ def run_numbers(
     options: Options | None = None,
 ) -> dict[str, Any]:
     """Recompute a list of figures from datasets under the root (SQL or a ledger metric)."""
+    return _run_items(ws, "number", numbers, ledger, options, datasets=datasets)
+
+
+def _run_items(
+    ws: Workspace,
+    kind: str,
+    items: Sequence[QuoteItem] | Sequence[NumberItem],
+    ledger: ContentArg | None,
+    options: Options | None,
+    **declared: Mapping[str, ContentArg] | None,
+) -> dict[str, Any]:
+    """Gate a list of quote or number items on top of an optional base ledger."""
     from claimledger._api import gate
 
-    if not numbers:
-        raise BadRequest("numbers: give at least one number")
+    if not items:
+        raise BadRequest(f"{kind}s: give at least one {kind}")
     with _RUN_LOCK, Run(ws) as run:
-        base = run.ledger(ledger, datasets=datasets)
-        claims = [{"kind": "number", **n.model_dump(exclude_none=True)} for n in numbers]
+        base = run.ledger(ledger, **declared)
+        claims = [{"kind": kind, **item.model_dump(exclude_none=True)} for item in items]
         report = gate(_claims_ledger(claims, base), config=ws.run_config(options), base_dir=ws.root)
         return run.envelope(report)
 
