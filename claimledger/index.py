@@ -16,7 +16,7 @@ import sys
 import tempfile
 from array import array
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from claimledger._config import GateConfig
@@ -24,30 +24,21 @@ from claimledger._exceptions import SourceError
 from claimledger.load.fetch import atomic_write, default_cache_dir
 from claimledger.load.sources import extract_text, read_bytes, sniff_media_type
 from claimledger.model.source import Source
-from claimledger.normalize import Normalized, has_break_hyphens, normalize
+from claimledger.normalize import Normalized, normalize
 
 INDEX_VERSION = 7  # bump when extraction or normalization changes
 
 
 @dataclass
 class IndexedSource:
-    """A source with its normalized text (and, lazily, the hyphen-keeping reading)."""
+    """A source with its normalized text. The reading that keeps line-break hyphens is never
+    built whole: :func:`claimledger.checks.quote_scan.find_in_hyphen_reading` normalizes only
+    windows around candidate places."""
 
     source: Source
     primary: Normalized
     hidden: str | None
     from_cache: bool = False
-    _alternate: Normalized | None = field(default=None, repr=False)
-    _alternate_done: bool = field(default=False, repr=False)
-
-    @property
-    def alternate(self) -> Normalized | None:
-        """The reading that keeps line-break hyphens (``well-known``), when it differs."""
-        if not self._alternate_done:
-            self._alternate_done = True
-            if has_break_hyphens(self.source.text):
-                self._alternate = normalize(self.source.text, keep_break_hyphens=True)
-        return self._alternate
 
 
 def _cache_paths(config: GateConfig, sha: str) -> tuple[Path, Path]:

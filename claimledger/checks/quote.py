@@ -13,10 +13,10 @@ from collections.abc import Iterable
 
 from claimledger.checks.context import RunContext
 from claimledger.checks.diff import word_diff
-from claimledger.checks.quote_scan import evidence_at, find_whole
+from claimledger.checks.quote_scan import evidence_at, find_in_hyphen_reading, find_whole
 from claimledger.index import IndexedSource
 from claimledger.model.finding import Evidence, Finding, Reason, Status
-from claimledger.normalize import normalize_quote
+from claimledger.normalize import has_break_hyphens, normalize_quote
 
 CHECK = "literal_quote"
 NEAR_MISS_MIN_SCORE = 60.0
@@ -33,12 +33,11 @@ def strip_outer_quotes(quote: str) -> str:
 
 def find_exact(nq: str, ix: IndexedSource) -> Evidence | None:
     """Exact match of a normalized quote in either normalized reading of one source."""
-    for norm in (ix.primary, ix.alternate):
-        if norm is None:
-            continue
-        pos = find_whole(norm.text, nq)
-        if pos >= 0:
-            return evidence_at(ix, norm, pos, pos + len(nq))
+    pos = find_whole(ix.primary.text, nq)
+    if pos >= 0:
+        return evidence_at(ix, ix.primary, pos, pos + len(nq))
+    if "-" in nq and has_break_hyphens(ix.source.text):
+        return find_in_hyphen_reading(ix, nq)
     return None
 
 

@@ -20,7 +20,7 @@ import ahocorasick
 from claimledger._exceptions import SourceError
 from claimledger.index import IndexedSource
 from claimledger.model.finding import Evidence
-from claimledger.normalize import Normalized, is_cjk
+from claimledger.normalize import Normalized, has_break_hyphens, is_cjk, normalize
 
 FULL_SEARCH_LIMIT = 50_000  # normalized characters; above this, seed-and-extend
 SEED_MAX_HITS = 200  # a seed seen more often than this is uninformative
@@ -274,17 +274,56 @@ def _whole_positions(patterns: PatternSet, text: str) -> dict[str, int]:
     return out
 
 
+_WINDOW_MARGIN = 64
+_MAX_ANCHOR_TRIES = 200
+
+
+def find_in_hyphen_reading(ix: IndexedSource, nq: str) -> Evidence | None:
+    """Find a hyphenated quote in the reading that keeps line-break hyphens (``well-known``).
+
+    That reading differs from the primary one only where a line-break hyphen was joined, so
+    instead of normalizing the whole source a second time, the quote's longest hyphen-free
+    piece is located in the primary reading and only a window of the original text around
+    each place is normalized with the hyphens kept. A match must lie inside the window, away
+    from its cut edges, so the window's normalization agrees with the whole text's there.
+    """
+    pieces = [p for p in nq.split("-") if p]
+    if not pieces:
+        return None
+    anchor = max(pieces, key=len)
+    offset = nq.index(anchor)
+    primary, original = ix.primary.text, ix.source.text
+    pos = primary.find(anchor)
+    tries = 0
+    while pos >= 0 and tries < _MAX_ANCHOR_TRIES:
+        tries += 1
+        lo, hi = ix.primary.to_original(max(0, pos - offset), min(len(primary), pos - offset + len(nq)))
+        w0, w1 = max(0, lo - _WINDOW_MARGIN), min(len(original), hi + _WINDOW_MARGIN)
+        window = normalize(original[w0:w1], keep_break_hyphens=True)
+        k = window.text.find(nq)
+        while k >= 0:
+            inner = (k > 0 or w0 == 0) and (k + len(nq) < len(window.text) or w1 == len(original))
+            if inner and on_boundaries(window.text, k, k + len(nq)):
+                a, b = window.to_original(k, k + len(nq))
+                a, b = a + w0, b + w0
+                return Evidence(source=ix.source.id, start=a, end=b, text=original[a:b], page=ix.source.page_of(a))
+            k = window.text.find(nq, k + 1)
+        pos = primary.find(anchor, pos + 1)
+    return None
+
+
 def _locate(patterns: PatternSet, own: list[str], ix: IndexedSource) -> dict[str, Evidence]:
     """Where the patterns occur (on word and number boundaries) in a source; the hyphen-keeping
-    reading is read only when one of the source's own quotes is still missing and holds a hyphen
-    (it cannot differ otherwise)."""
+    reading is consulted only for the source's own quotes that are still missing and hold a
+    hyphen (it cannot differ otherwise)."""
     found = {
         nq: evidence_at(ix, ix.primary, pos, pos + len(nq))
         for nq, pos in _whole_positions(patterns, ix.primary.text).items()
     }
-    hyphenated = [nq for nq in own if nq not in found and "-" in nq]
-    if hyphenated and ix.alternate is not None:
-        alt = ix.alternate
-        for nq, pos in _whole_positions(PatternSet(hyphenated), alt.text).items():
-            found[nq] = evidence_at(ix, alt, pos, pos + len(nq))
+    if has_break_hyphens(ix.source.text):
+        for nq in own:
+            if nq not in found and "-" in nq:
+                ev = find_in_hyphen_reading(ix, nq)
+                if ev is not None:
+                    found[nq] = ev
     return found
