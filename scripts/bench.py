@@ -508,10 +508,10 @@ WHY = [
     "  cost grows with the corpus, the naive one with quotes times document size. The index cache",
     "  removes the normalization on a second run (see *End to end*). Parallel indexing over several",
     "  cores and a compiled normalizer are the next steps.",
-    "- **memory**: the original text, the normalized text, the working copies of normalization and, when",
-    "  a hyphenated quote is missing, the hyphen-keeping second reading coexist for the source being",
-    "  read; a text with an emoji is stored by CPython at 4 bytes per character. Sources are processed",
-    "  one at a time, so the peak does not grow with the number of sources.",
+    "- **memory**: the original text, the normalized text and the working copies of normalization",
+    "  coexist for the source being read (the hyphen-keeping reading is built only in small windows);",
+    "  a text with an emoji is stored by CPython at 4 bytes per character. Sources are processed one",
+    "  at a time, so the peak does not grow with the number of sources.",
 ]
 
 
