@@ -28,6 +28,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from claimledger.eval.corpus import read_rows
+from claimledger.eval.mutations import digits_swapped
 
 GROUP_SIZE = 40
 _NUMBER = re.compile(r"^-?\d+(?:\.\d+)?$")
@@ -129,18 +130,6 @@ def _display(v: float) -> tuple[str, float, str, float]:
     return text, shown, fmt_any(outside), half
 
 
-def _swap_digits(text: str, rng: random.Random) -> str | None:
-    pairs = [
-        i
-        for i in range(len(text) - 1)
-        if text[i].isdigit() and text[i + 1].isdigit() and text[i] != text[i + 1]
-    ]
-    if not pairs:
-        return None
-    i = pairs[rng.randrange(len(pairs))]
-    return text[:i] + text[i + 1] + text[i] + text[i + 2 :]
-
-
 def build_number_bench(tables: list[Table], seed: int) -> NumberBench:
     bench = NumberBench(tables)
     for ti, table in enumerate(tables):
@@ -169,7 +158,7 @@ def build_number_bench(tables: list[Table], seed: int) -> NumberBench:
             if v != 0:
                 add("relative_inside", True, v * 1.004, None)
                 add("relative_outside", False, v * 1.006, None)
-            swapped = _swap_digits(inside, rng)
+            swapped = digits_swapped(inside, "en", rng)
             if swapped is not None:
                 sv = float(re.sub(r"[kM]$", "", swapped)) * (
                     1e3 if swapped.endswith("k") else 1e6 if swapped.endswith("M") else 1
