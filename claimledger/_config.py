@@ -13,6 +13,7 @@ DEFAULT_MAX_PDF_PAGES = 5000
 DEFAULT_SQL_TIMEOUT = 30.0
 DEFAULT_SQL_MEMORY = "2GB"
 DEFAULT_PDF_TIMEOUT = 60.0
+DEFAULT_MAX_SOURCE_CHARS = 20_000_000  # text extracted from one PDF or HTML source
 
 
 @dataclass(frozen=True)
@@ -31,5 +32,6 @@ class GateConfig:
     sql_timeout: float = DEFAULT_SQL_TIMEOUT
     sql_memory_limit: str = DEFAULT_SQL_MEMORY
     pdf_timeout: float = DEFAULT_PDF_TIMEOUT  # seconds to extract one PDF or HTML source (child process)
+    max_source_chars: int = DEFAULT_MAX_SOURCE_CHARS
     metrics_files: tuple[Path, ...] = field(default=())
     index_cache: bool = True

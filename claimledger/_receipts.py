@@ -71,7 +71,10 @@ def write_run_receipt(
         outcome=outcome,
         findings=[f.to_dict() for f in findings],
     )
-    write_receipt(receipt_path, receipt)
+    try:
+        write_receipt(receipt_path, receipt)
+    except OSError as exc:  # a full disk or a read-only folder: a clear input error, not a traceback
+        raise InputError(f"cannot write the receipt to {receipt_path}: {exc.strerror or exc}") from None
     return receipt
 
 

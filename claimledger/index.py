@@ -1,17 +1,24 @@
 """The source index: each source extracted and normalized once, cached across runs.
 
-The cache key is the SHA-256 of the source's raw bytes plus the index format
-version, so an unchanged PDF is never extracted twice and a changed one is
-never served stale. A cache file carries the SHA-256 of its own payload and is
-ignored (and rebuilt) when it does not match. Writes are atomic.
+A cached reading is keyed by everything that shapes it (:func:`index_key`): the
+SHA-256 of the raw bytes, the media type they were read as (declared by the
+extension or derived), the index format version, a fingerprint of the
+extraction and normalization code and of the libraries they use, and the
+options that bound the reading. The same bytes read as plain text and as HTML
+are two entries, so hidden HTML text never becomes visible because the bytes
+were first read as text. Each entry stores its key fields and the SHA-256 of
+its payload; an entry whose stored fields differ from the ones asked for, or
+whose payload does not match, is ignored and rebuilt. Writes are atomic.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
+import platform
 import sys
 import tempfile
 from array import array
@@ -26,7 +33,63 @@ from claimledger.load.sources import extract_text, read_bytes, sniff_media_type
 from claimledger.model.source import Source
 from claimledger.normalize import Normalized, normalize
 
-INDEX_VERSION = 7  # bump when extraction or normalization changes
+INDEX_VERSION = 8  # bump when the cache layout changes (code changes are caught by the fingerprint)
+
+_PACKAGE = Path(__file__).resolve().parent
+# the code that turns bytes into an indexed reading: any change to it makes every entry stale
+_READING_CODE = (
+    "index.py",
+    "normalize.py",
+    "load/sources.py",
+    "load/isolate.py",
+    "load/_extract_worker.py",
+    "load/html.py",
+    "load/pdf.py",
+    "load/text.py",
+)
+
+
+@functools.cache
+def code_fingerprint() -> str:
+    """SHA-256 over the reading code's files, the Python version (html.parser) and pypdfium2's version."""
+    digest = hashlib.sha256()
+    for name in _READING_CODE:
+        digest.update(name.encode() + b"\0")
+        try:
+            digest.update((_PACKAGE / name).read_bytes())
+        except OSError:
+            digest.update(b"<missing>")
+        digest.update(b"\0")
+    try:
+        from importlib.metadata import version
+
+        pdfium = version("pypdfium2")
+    except Exception:  # not installed: PDFs cannot be read at all
+        pdfium = "none"
+    digest.update(f"python {platform.python_version()}; pypdfium2 {pdfium}".encode())
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class IndexKey:
+    """The fields that shape a reading (canonical JSON) and the SHA-256 naming its cache entry."""
+
+    fields: dict[str, object]
+    fields_json: str
+    digest: str
+
+
+def index_key(sha: str, media_type: str, config: GateConfig) -> IndexKey:
+    """The cache key of the reading of bytes ``sha`` as ``media_type`` under ``config``."""
+    fields = {
+        "bytes_sha256": sha,
+        "media_type": media_type,
+        "index_version": INDEX_VERSION,
+        "code": code_fingerprint(),
+        "options": {"max_pdf_pages": config.max_pdf_pages, "max_source_chars": config.max_source_chars},
+    }
+    canonical = json.dumps(fields, sort_keys=True, separators=(",", ":"))
+    return IndexKey(fields, canonical, hashlib.sha256(canonical.encode()).hexdigest())
 
 
 @dataclass
@@ -41,9 +104,9 @@ class IndexedSource:
     from_cache: bool = False
 
 
-def _cache_paths(config: GateConfig, sha: str) -> tuple[Path, Path]:
+def _cache_paths(config: GateConfig, key: IndexKey) -> tuple[Path, Path]:
     root = config.cache_dir or default_cache_dir()
-    base = root / "index" / f"v{INDEX_VERSION}" / sha[:2] / sha
+    base = root / "index" / f"v{INDEX_VERSION}" / key.digest[:2] / key.digest
     return base.with_suffix(".bin"), base.with_suffix(".json")
 
 
@@ -59,9 +122,9 @@ def _parts(ix: IndexedSource) -> Iterator[bytes]:
     yield bytes(norm.linear)
 
 
-def _store(ix: IndexedSource, config: GateConfig) -> None:
-    """Payload first, then the header that names its SHA-256: a reader trusts neither alone."""
-    bin_path, json_path = _cache_paths(config, ix.source.sha256)
+def _store(ix: IndexedSource, config: GateConfig, key: IndexKey) -> None:
+    """Payload first, then the header that names its key and SHA-256: a reader trusts neither alone."""
+    bin_path, json_path = _cache_paths(config, key)
     bin_path.parent.mkdir(parents=True, exist_ok=True)
     digest = hashlib.sha256()
     lengths: list[int] = []
@@ -78,6 +141,7 @@ def _store(ix: IndexedSource, config: GateConfig) -> None:
         raise
     header = {
         "version": INDEX_VERSION,
+        "key": key.fields,
         "media_type": ix.source.media_type,
         "page_starts": list(ix.source.page_starts),
         "hidden_text": ix.source.hidden_text != "",
@@ -88,12 +152,14 @@ def _store(ix: IndexedSource, config: GateConfig) -> None:
     atomic_write(json_path, json.dumps(header).encode("utf-8"))
 
 
-def _load(config: GateConfig, source_id: str, origin: str, sha: str) -> IndexedSource | None:
-    bin_path, json_path = _cache_paths(config, sha)
+def _load(config: GateConfig, source_id: str, origin: str, key: IndexKey) -> IndexedSource | None:
+    bin_path, json_path = _cache_paths(config, key)
     try:
         header = json.loads(json_path.read_bytes())
         if header.get("version") != INDEX_VERSION or header.get("byteorder") != sys.byteorder:
             return None
+        if header.get("key") != key.fields or header.get("media_type") != key.fields["media_type"]:
+            return None  # an entry for another reading (or planted under this name): rebuild
         digest = hashlib.sha256()
         chunks: list[bytes] = []
         with bin_path.open("rb") as fh:
@@ -120,7 +186,7 @@ def _load(config: GateConfig, source_id: str, origin: str, sha: str) -> IndexedS
         origin=origin,
         media_type=str(header["media_type"]),
         text=text,
-        sha256=sha,
+        sha256=str(key.fields["bytes_sha256"]),
         page_starts=tuple(int(p) for p in header["page_starts"]),
         hidden_text=hidden if header.get("hidden_text") else "",
     )
@@ -135,11 +201,12 @@ def index_source(source_id: str, origin: str, config: GateConfig) -> IndexedSour
     """
     data, content_type = read_bytes(origin, config)
     sha = hashlib.sha256(data).hexdigest()
+    media_type = sniff_media_type(origin, data, content_type)
+    key = index_key(sha, media_type, config)
     if config.index_cache:
-        cached = _load(config, source_id, origin, sha)
+        cached = _load(config, source_id, origin, key)
         if cached is not None:
             return cached
-    media_type = sniff_media_type(origin, data, content_type)
     text, pages, hidden = extract_text(data, media_type, config)
     del data
     if not text.strip():
@@ -148,5 +215,5 @@ def index_source(source_id: str, origin: str, config: GateConfig) -> IndexedSour
     ix = IndexedSource(source, normalize(text), normalize(hidden).text if hidden else None)
     if config.index_cache:
         with contextlib.suppress(OSError):  # a read-only cache only costs speed
-            _store(ix, config)
+            _store(ix, config, key)
     return ix

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from claimledger import GateConfig
 from claimledger.checks.quote_scan import nearest_passages, scan_quotes
-from claimledger.index import _cache_paths, index_source
+from claimledger.index import _cache_paths, index_key, index_source
 from claimledger.normalize import normalize_quote
 
 FIX = Path(__file__).parent / "fixtures"
@@ -42,7 +42,7 @@ def test_a_tampered_cache_file_is_ignored(tmp_path: Path) -> None:
     src = tmp_path / "s.txt"
     src.write_text("Errors fell by 37 percent in the trial.")
     first = index_source("s", str(src), cfg)
-    path, _header = _cache_paths(cfg, first.source.sha256)
+    path, _header = _cache_paths(cfg, index_key(first.source.sha256, "text/plain", cfg))
     blob = path.read_bytes()
     path.write_bytes(blob.replace(b"37 percent", b"73 percent"))
     again = index_source("s", str(src), cfg)

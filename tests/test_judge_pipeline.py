@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -402,6 +403,23 @@ def test_cache_key_includes_the_model(make_ctx: MakeCtx, tmp_path: Path) -> None
             semantic_findings(claims, ctx, judge, cache_path=cache)
             judge.close()
         assert server.count == 2
+
+
+def test_a_cached_answer_under_another_key_is_a_miss(make_ctx: MakeCtx, tmp_path: Path) -> None:
+    """A row whose stored key fields differ from the ones asked for (planted, or copied) is not used."""
+    cache = tmp_path / "judge.sqlite3"
+    ctx, claims = make_ctx(["C1"])
+    with chat_server({"C1": [verdict("supported", EN_EVIDENCE)]}) as server:
+        run("openai", server, ctx, claims, cache_path=cache)
+        db = sqlite3.connect(cache)
+        (answer,) = db.execute("SELECT answer FROM judge_answers").fetchone()
+        planted = json.loads(answer)
+        planted["key_fields"] = planted["key_fields"].replace("C1", "C9")
+        db.execute("UPDATE judge_answers SET answer = ?", (json.dumps(planted),))
+        db.commit()
+        db.close()
+        _, meta = run("openai", server, ctx, claims, cache_path=cache)
+        assert server.count == 2 and meta["counts"]["cached"] == 0
 
 
 def test_refresh_bypasses_the_cache(make_ctx: MakeCtx, tmp_path: Path) -> None:

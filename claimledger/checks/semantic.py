@@ -19,6 +19,7 @@ changes nothing: it never turns another check's discrepancy into verified.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import os
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -29,7 +30,7 @@ from claimledger._exceptions import SourceError
 from claimledger.checks.context import IndexedSource, RunContext
 from claimledger.checks.quote import find_exact, strip_outer_quotes
 from claimledger.judge.audit import audit_request, draft_sentences
-from claimledger.judge.cache import JudgeCache, cache_key
+from claimledger.judge.cache import JudgeCache, key_fields
 from claimledger.judge.cove import language_of, verification_question
 from claimledger.judge.injection import injection_spans
 from claimledger.judge.prompt import PROMPT_VERSION
@@ -65,6 +66,7 @@ class _Job:
     request: JudgeRequest
     sha256: str
     key: str
+    fields: str
     injected: list[tuple[int, int]]
     answer: JudgeVerdict | JudgeError | None = None
     cached: bool = False
@@ -165,13 +167,15 @@ def semantic_findings(
                 ))  # fmt: skip
                 continue
         injected = [s for p in request.passages for s in injection_spans(p.text, p.start)]
-        jobs.append(_Job(claim, loaded, request, sha, cache_key(judge.kind, judge.model, request), injected))
+        fields = key_fields(judge.kind, judge.model, request)
+        key = hashlib.sha256(fields.encode("utf-8")).hexdigest()
+        jobs.append(_Job(claim, loaded, request, sha, key, fields, injected))
 
     cache = _open_cache(cache_path, ctx, meta) if use_cache and jobs else None
     try:
         if cache is not None and not ctx.config.refresh:
             for job in jobs:
-                hit = cache.get(job.key)
+                hit = cache.get(job.key, job.fields)
                 if hit is not None:
                     job.answer, job.cached = hit, True
         pending = [job for job in jobs if job.answer is None]
@@ -180,7 +184,7 @@ def semantic_findings(
                 for job, answer in zip(pending, pool.map(lambda j: _ask(judge, j.request), pending), strict=True):
                     job.answer = answer
                     if cache is not None and isinstance(answer, JudgeVerdict):
-                        cache.put(job.key, judge.kind, judge.model, PROMPT_VERSION, answer)
+                        cache.put(job.key, judge.kind, judge.model, PROMPT_VERSION, answer, job.fields)
     finally:
         if cache is not None:
             cache.close()

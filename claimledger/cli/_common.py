@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import stat
 import sys
 from pathlib import Path
 from typing import Any
@@ -80,7 +81,28 @@ def _emit(text: str, output: Path | None) -> None:
             return
         click.echo(text, nl=False)
     else:
-        atomic_write(output, text.encode("utf-8"))
+        try:
+            write_output(output, text.encode("utf-8"))
+        except OSError as exc:
+            _fail_input(f"cannot write the report to {output}: {exc.strerror or exc}")
+
+
+def write_output(path: Path, data: bytes) -> None:
+    """A regular file (or a new one) atomically; a device or pipe (``/dev/stdout``, a FIFO) by writing into it.
+
+    Never renames a file over a device node. Raises :class:`OSError` (full disk, read-only folder, ...).
+    """
+    try:
+        regular = stat.S_ISREG(path.stat().st_mode)
+    except FileNotFoundError:
+        regular = True
+    if regular:
+        atomic_write(path, data)
+        return
+    with path.open("wb", buffering=0) as fh:
+        view = memoryview(data)
+        while view:
+            view = view[fh.write(view) or 0 :]
 
 
 def _draft_of(report: Report) -> tuple[str | None, str | None]:

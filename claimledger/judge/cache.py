@@ -1,9 +1,13 @@
 """A content-hash cache of judge answers in SQLite: an unchanged claim is never asked twice.
 
-The key is the SHA-256 of (backend kind, model, prompt version, canonical
-request). Only schema-valid answers are stored; failures never are, so a
-timeout is retried on the next run. The cached answer is re-checked like a
-fresh one (its evidence quote must still be in the source).
+The key is the SHA-256 of what shapes an answer: the backend kind, the model,
+the prompt version and the canonical request (claim, passages). The endpoint
+URL is deliberately not part of it (a model restarted on another port is the
+same model). Each row also stores its key fields, and a row whose stored
+fields differ from the ones asked for is a miss. Only
+schema-valid answers are stored; failures never are, so a timeout is retried
+on the next run. The cached answer is re-checked like a fresh one (its evidence
+quote must still be in the source), and no judge answer can make a claim [V].
 """
 
 from __future__ import annotations
@@ -28,13 +32,17 @@ CREATE TABLE IF NOT EXISTS judge_answers (
 """
 
 
-def cache_key(kind: str, model: str, request: JudgeRequest) -> str:
-    blob = json.dumps(
+def key_fields(kind: str, model: str, request: JudgeRequest) -> str:
+    """The canonical JSON of what shapes an answer (stored with the answer, compared on read)."""
+    return json.dumps(
         {"kind": kind, "model": model, "prompt_version": request.prompt_version, "request": request.canonical_json()},
         sort_keys=True,
         ensure_ascii=False,
     )
-    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def cache_key(kind: str, model: str, request: JudgeRequest) -> str:
+    return hashlib.sha256(key_fields(kind, model, request).encode("utf-8")).hexdigest()
 
 
 class JudgeCache:
@@ -47,20 +55,26 @@ class JudgeCache:
         self._db.execute(_SCHEMA)
         self._db.commit()
 
-    def get(self, key: str) -> JudgeVerdict | None:
+    def get(self, key: str, fields: str | None = None) -> JudgeVerdict | None:
+        """The stored answer, when its stored key fields are ``fields`` (a row planted under another key is a miss)."""
         row = self._db.execute("SELECT answer FROM judge_answers WHERE key = ?", (key,)).fetchone()
         if row is None:
             return None
         try:
             data = json.loads(row[0])
+            if fields is not None and data.get("key_fields") != fields:
+                return None
             return JudgeVerdict(data["verdict"], data["evidence_quote"], data["rationale"])
         except (ValueError, KeyError, TypeError):
             return None  # a damaged row is a miss
 
-    def put(self, key: str, kind: str, model: str, prompt_version: str, verdict: JudgeVerdict) -> None:
+    def put(
+        self, key: str, kind: str, model: str, prompt_version: str, verdict: JudgeVerdict, fields: str | None = None
+    ) -> None:
+        answer = {**verdict.to_dict(), "key_fields": fields}
         self._db.execute(
             "INSERT OR REPLACE INTO judge_answers VALUES (?, ?, ?, ?, ?, ?)",
-            (key, kind, model, prompt_version, json.dumps(verdict.to_dict(), ensure_ascii=False), time.time()),
+            (key, kind, model, prompt_version, json.dumps(answer, ensure_ascii=False), time.time()),
         )
         self._db.commit()
 

@@ -169,7 +169,12 @@ def check_host(url: str, allow_private: bool) -> None:
 
 
 class UrlCache:
-    """Content-addressed store: ``objects/<sha256>`` plus ``urls/<sha256(url)>.json``."""
+    """Content-addressed store: ``objects/<sha256>`` plus ``urls/<sha256(url)>.json``.
+
+    An entry stores the URL it is for and the address policy it was fetched under, and is used only
+    for that URL, under a policy at least as strict (bytes fetched with ``--allow-private-urls`` are
+    never served to a run without it) and within the run's size limit; else the URL is fetched again.
+    """
 
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -177,21 +182,26 @@ class UrlCache:
     def _meta_path(self, url: str) -> Path:
         return self.root / "urls" / (hashlib.sha256(url.encode()).hexdigest() + ".json")
 
-    def get(self, url: str) -> Fetched | None:
+    def get(self, url: str, *, allow_private: bool = False, max_bytes: int | None = None) -> Fetched | None:
         meta_path = self._meta_path(url)
         try:
             meta = json.loads(meta_path.read_text("utf-8"))
-            data = (self.root / "objects" / meta["sha256"]).read_bytes()
-        except (OSError, ValueError, KeyError, TypeError):
+            if meta.get("url") != url or (meta.get("allow_private") is not False and not allow_private):
+                return None  # another URL's entry, or fetched under a looser address policy
+            obj = self.root / "objects" / meta["sha256"]
+            if max_bytes is not None and obj.stat().st_size > max_bytes:
+                return None  # over this run's limit: the fetch reports it
+            data = obj.read_bytes()
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
         if hashlib.sha256(data).hexdigest() != meta["sha256"]:
             return None  # corrupted entry: refetch
         return Fetched(data, str(meta.get("content_type", "")), True)
 
-    def put(self, url: str, fetched: Fetched) -> None:
+    def put(self, url: str, fetched: Fetched, *, allow_private: bool = False) -> None:
         """Store the object, then the URL's entry that names it, under the cache's lock."""
         digest = hashlib.sha256(fetched.data).hexdigest()
-        meta = {"url": url, "sha256": digest, "content_type": fetched.content_type}
+        meta = {"url": url, "sha256": digest, "content_type": fetched.content_type, "allow_private": allow_private}
         with locked(self.root / ".lock"):
             atomic_write(self.root / "objects" / digest, fetched.data)
             atomic_write(self._meta_path(url), json.dumps(meta).encode())
@@ -209,7 +219,7 @@ def fetch_url(
     """Fetch ``url`` (or read it from ``cache``). Raises :class:`SourceError` with a reason code."""
     check_url_form(url)  # a URL with credentials or another scheme is refused even when cached
     if cache is not None and not refresh:
-        hit = cache.get(url)
+        hit = cache.get(url, allow_private=allow_private, max_bytes=max_bytes)
         if hit is not None:
             return hit
     current = url
@@ -259,7 +269,9 @@ def fetch_url(
         else:
             raise SourceError("source_server_error", f"more than {MAX_REDIRECTS} redirects from {url}")
     if cache is not None:
-        cache.put(url, fetched)
+        # a cache that cannot be written (read-only, full, not a folder) costs a refetch, never the check
+        with contextlib.suppress(OSError):
+            cache.put(url, fetched, allow_private=allow_private)
     return fetched
 
 
