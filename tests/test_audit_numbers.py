@@ -112,12 +112,15 @@ def test_audit_flags_unlisted_figures_in_both_languages(audit_case: Callable[...
 
 def test_audit_backed_by_ledger_in_another_form(audit_case: Callable[..., list[tuple[str, str]]]) -> None:
     claims = """\
-      - {id: N1, kind: number, value: "12,000", sql: "SELECT 12000"}
-      - {id: N2, kind: number, value: "4x", sql: "SELECT 4"}
-      - {id: N3, kind: number, value: "30%", sql: "SELECT 30"}
+      - {id: N1, kind: number, value: "12,000", sql: "SELECT 12000", location: {line: 1}}
+      - {id: N2, kind: number, value: "4x", sql: "SELECT 4", location: {line: 1}}
+      - {id: N3, kind: number, value: "30%", sql: "SELECT 30", location: {line: 1}}
     """
     draft = "We have 1.2万 users, four times more; ３０％ pay.\n"
     assert audit_case(draft, claims) == []
+    # the same claims without a tie to this line back nothing: their values merely coincide
+    untied = claims.replace(", location: {line: 1}", "")
+    assert [r for r, _ in audit_case(draft, untied)] == ["unlisted_number"] * 3
 
 
 def test_structural_numbers_are_not_claims(audit_case: Callable[..., list[tuple[str, str]]]) -> None:

@@ -159,8 +159,8 @@ def test_numbers_are_marked_only_from_the_ledger(tmp_path: Path, write_ledger: o
     ledger = tmp_path / "ledger.yaml"
     ledger.write_text(
         "version: 1\ndatasets:\n  daily: d.csv\nclaims:\n"
-        "  - {id: N1, kind: number, value: '1,202', sql: 'SELECT sum(clicks) FROM daily'}\n"
-        "  - {id: N2, kind: number, value: '2,000', sql: 'SELECT sum(clicks) FROM daily'}\n",
+        "  - {id: N1, kind: number, value: '1,202', sql: 'SELECT sum(clicks) FROM daily', location: {line: 1}}\n"
+        "  - {id: N2, kind: number, value: '2,000', sql: 'SELECT sum(clicks) FROM daily', location: {line: 1}}\n",
         encoding="utf-8",
     )
     draft = tmp_path / "w.md"

@@ -5,10 +5,12 @@ section) must be backed by a ledger claim, else it is a HIGH finding with its
 line and column:
 
 * a figure is backed by a ledger number claim stating the same figure as
-  displayed (12,000 = 1.2万 = 12k; 30% = ３０％; 4倍 = 4x = four times; a
-  located claim must sit on the same line), or by a ledger quote, from a source
-  cited in the same sentence, that prints it. A figure inside a quotation is
-  covered by the quotation;
+  displayed (12,000 = 1.2万 = 12k; 30% = ３０％; 4倍 = 4x = four times) *and
+  tied to that place* (its location, its statement, or its cited passage about
+  the same thing: :mod:`claimledger.checks.tie`), or by a ledger quote, from a
+  source cited in the same sentence, that prints it about the same thing. A
+  figure whose value merely coincides with a claim is unlisted. A figure inside
+  a quotation is covered by the quotation;
 * a quotation is backed by a ledger quote claim whose quote contains it
   (after normalization); uncited quotations shorter than the minimum quote
   length are titles or scare quotes, not claims;
@@ -26,8 +28,9 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 
 from claimledger.checks.quote import strip_outer_quotes
+from claimledger.checks.tie import Ties
 from claimledger.extract.marks import Analysis
-from claimledger.extract.mentions import NumberKey, find_mentions, number_key, same_number
+from claimledger.extract.mentions import NumberMention
 from claimledger.model.claim import Ledger, NumberClaim, QuoteClaim
 from claimledger.model.finding import Finding, Reason, Status
 from claimledger.normalize import normalize_quote
@@ -71,22 +74,18 @@ class Auditor:
     def __init__(self, analysis: Analysis, ledger: Ledger) -> None:
         self.analysis = analysis
         self.ledger = ledger
-        self.number_claims: list[tuple[NumberClaim, NumberKey]] = []
         self.quotes: list[tuple[str, str]] = []  # (source, normalized quote)
-        self.printed: dict[str, list[NumberKey]] = {}  # source -> figures its ledger quotes print
+        self.passages: dict[str, list[str]] = {}  # source -> its ledger quotes (passages that print figures)
+        self.ties = Ties(analysis, [c for c in ledger.claims if isinstance(c, NumberClaim)], set(ledger.sources))
         self.cited_sources: set[str] = set()
         for claim in ledger.claims:
             src = getattr(claim, "source", None)
             if isinstance(src, str):
                 self.cited_sources.add(src)
-            if isinstance(claim, NumberClaim):
-                key = number_key(claim.value)
-                if key is not None:
-                    self.number_claims.append((claim, key))
             quote = getattr(claim, "quote", None)
             if isinstance(claim, (QuoteClaim, NumberClaim)) and isinstance(quote, str) and isinstance(src, str):
                 self.quotes.append((src, normalize_quote(strip_outer_quotes(quote))))
-                self.printed.setdefault(src, []).extend(m.key for m in find_mentions(quote))
+                self.passages.setdefault(src, []).append(quote)
 
     def _finding(self, prose_start: int, reason: Reason, text: str, message: str) -> Finding:
         line, col = self.analysis.draft.where(prose_start)
@@ -94,11 +93,10 @@ class Auditor:
         f = Finding(f"draft:{line}:{col}", CHECK, Status.DISCREPANCY, reason, message, claimed=text, location=loc)
         return assign_tier(f, None)
 
-    def number_backed(self, key: NumberKey, line: int, keys: Sequence[str]) -> bool:
-        for claim, ckey in self.number_claims:
-            if same_number(key, ckey) and (claim.location is None or claim.location.line == line):
-                return True
-        return any(same_number(key, printed) for k in keys for printed in self.printed.get(k, ()))
+    def number_backed(self, mention: NumberMention, keys: Sequence[str]) -> bool:
+        if self.ties.backing(mention, keys) is not None:
+            return True
+        return any(self.ties.printed_with_meaning(mention, p) for k in keys for p in self.passages.get(k, ()))
 
     def quote_backed(self, text: str) -> bool:
         nq = normalize_quote(text)
@@ -111,15 +109,14 @@ class Auditor:
         for m in a.mentions:
             if not lo <= m.start < hi or a.quotation_containing(m.start) is not None or _allowed(m.text, allow):
                 continue
-            line, _col = a.draft.where(m.start)
             cit = a.citation_for(m.start, m.end)
-            if self.number_backed(m.key, line, cit.keys if cit else ()):
+            if self.number_backed(m, cit.keys if cit else ()):
                 continue
             what = "date" if m.kind == "date" else "figure"
             findings.append(self._finding(
                 m.start, Reason.UNLISTED_NUMBER, m.text,
                 f"the {what} {m.text!r} is not backed by any ledger claim (unlisted); add a number claim "
-                "that recomputes it, or remove it",
+                f"that recomputes it, or remove it{self.ties.why_not(m)}",
             ))  # fmt: skip
         for q in a.quotations:
             inner = a.draft.prose[q.inner_start : q.inner_end]

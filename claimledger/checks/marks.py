@@ -2,8 +2,11 @@
 
 A quotation is [V] only when :func:`check_quote_text` finds it verbatim in a
 source its citation names; a number is [V] only when a ledger number claim
-backs it (same figure as displayed) and :func:`check_number` verifies that
-claim (recompute from data, or the figure printed in a verified passage).
+tied to that place backs it (same figure as displayed; see
+:mod:`claimledger.checks.tie`: its location, its statement, or its cited
+passage about the same thing) and :func:`check_number` verifies that claim
+(recompute from data, or the figure printed in a verified passage). A claim
+whose value merely coincides backs nothing.
 Anything else is [D]: the writer's own mark is never read as evidence.
 """
 
@@ -15,8 +18,9 @@ from dataclasses import dataclass
 from claimledger.checks.context import RunContext
 from claimledger.checks.numeric import check_number
 from claimledger.checks.quote import check_quote_text, strip_outer_quotes
+from claimledger.checks.tie import Ties
 from claimledger.extract.marks import Analysis, Target
-from claimledger.extract.mentions import NumberKey, NumberMention, number_key, same_number
+from claimledger.extract.mentions import NumberMention
 from claimledger.model.claim import NumberClaim, QuoteClaim
 from claimledger.model.finding import Finding, Reason, Status
 from claimledger.normalize import normalize_quote
@@ -55,13 +59,10 @@ class DraftChecker:
     def __init__(self, analysis: Analysis, ctx: RunContext) -> None:
         self.analysis = analysis
         self.ctx = ctx
-        self.number_claims: list[tuple[NumberClaim, NumberKey]] = []
         self.quote_claims: list[tuple[str, str, str]] = []  # (claim id, source, normalized quote)
+        numbers = [c for c in ctx.ledger.claims if isinstance(c, NumberClaim)]
+        self.ties = Ties(analysis, numbers, set(ctx.ledger.sources))
         for claim in ctx.ledger.claims:
-            if isinstance(claim, NumberClaim):
-                key = number_key(claim.value)
-                if key is not None:
-                    self.number_claims.append((claim, key))
             if isinstance(claim, QuoteClaim):
                 self.quote_claims.append((claim.id, claim.source, normalize_quote(strip_outer_quotes(claim.quote))))
         self._quote_cache: dict[tuple[str, str], Finding] = {}
@@ -71,18 +72,10 @@ class DraftChecker:
         line, col = self.analysis.draft.where(prose_start)
         return line, col, {"file": self.analysis.draft.path, "line": line, "column": col}
 
-    def backing_number(self, mention: NumberMention, line: int) -> NumberClaim | None:
-        """The ledger number claim that states this figure (a located claim must sit on this line)."""
-        best: NumberClaim | None = None
-        for claim, key in self.number_claims:
-            if not same_number(mention.key, key):
-                continue
-            if claim.location is not None:
-                if claim.location.line == line:
-                    return claim
-                continue
-            best = best or claim
-        return best
+    def backing_number(self, mention: NumberMention) -> NumberClaim | None:
+        """The ledger number claim tied to this figure (location, statement, or cited passage)."""
+        cit = self.analysis.citation_for(mention.start, mention.end)
+        return self.ties.backing(mention, cit.keys if cit else ())
 
     def backing_quote(self, target: Target) -> str | None:
         nq = normalize_quote(target.text)
@@ -94,15 +87,14 @@ class DraftChecker:
     def targets(self, *, with_backed_numbers: bool = True) -> list[Target]:
         """The analysis' targets plus, optionally, unmarked numbers that a ledger claim backs."""
         targets = list(self.analysis.targets)
-        if not with_backed_numbers or not self.number_claims:
+        if not with_backed_numbers or not self.ties.claims:
             return targets
         taken = {(t.start, t.end) for t in targets if t.kind == "number"}
         extra: list[Target] = []
         for m in self.analysis.mentions:
             if (m.start, m.end) in taken or self.analysis.quotation_containing(m.start) is not None:
                 continue
-            line, _col = self.analysis.draft.where(m.start)
-            if self.backing_number(m, line) is None:
+            if self.backing_number(m) is None:
                 continue
             cit = self.analysis.citation_for(m.start, m.end)
             extra.append(Target("number", m.start, m.end, m.text, None, cit, self.analysis.sentence_of(m.start), m))
@@ -127,12 +119,13 @@ class DraftChecker:
             backing = self.backing_quote(target)
         else:
             assert target.mention is not None
-            claim = self.backing_number(target.mention, line)
+            claim = self.backing_number(target.mention)
             if claim is None:
                 finding = Finding(
                     cid, CHECK, Status.UNVERIFIABLE, Reason.NUMBER_UNBACKED,
                     f"no ledger number claim backs {target.text!r}; a figure is [V] only when recomputed "
-                    "from data (`sql`/`metric`) or read in a verified passage (`source` + `quote`)",
+                    "from data (`sql`/`metric`) or read in a verified passage (`source` + `quote`) by a "
+                    f"claim tied to this place{self.ties.why_not(target.mention)}",
                     claimed=target.text,
                 )  # fmt: skip
             else:
