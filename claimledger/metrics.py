@@ -26,16 +26,34 @@ from claimledger._exceptions import InputError
 MetricFn = Callable[[Any], Any]
 
 _REGISTRY: dict[str, MetricFn] = {}
+_UNITS: dict[str, str] = {}
+UNITS = ("ratio", "percent", "count", "currency", "number")
 
 
-def metric(name: str) -> Callable[[MetricFn], MetricFn]:
-    """Register the decorated function as the metric ``name``."""
+def metric(name: str, *, unit: str | None = None) -> Callable[[MetricFn], MetricFn]:
+    """Register the decorated function as the metric ``name``.
+
+    ``unit`` says what the function returns: ``"ratio"`` (a fraction; a figure
+    shown as a percent is compared x100), ``"percent"``, ``"count"``,
+    ``"currency"`` or ``"number"``.
+    """
+    if unit is not None and unit not in UNITS:
+        raise ValueError(f"metric {name!r}: unit must be one of {', '.join(UNITS)}, not {unit!r}")
 
     def register(fn: MetricFn) -> MetricFn:
         _REGISTRY[name] = fn
+        if unit is None:
+            _UNITS.pop(name, None)
+        else:
+            _UNITS[name] = unit
         return fn
 
     return register
+
+
+def registered_unit(name: str) -> str | None:
+    """The unit a Python metric was registered with (None when not declared)."""
+    return _UNITS.get(name)
 
 
 def registered() -> dict[str, MetricFn]:
@@ -45,6 +63,7 @@ def registered() -> dict[str, MetricFn]:
 
 def unregister(name: str) -> None:
     _REGISTRY.pop(name, None)
+    _UNITS.pop(name, None)
 
 
 def load_metrics_file(path: str | Path) -> list[str]:

@@ -43,6 +43,7 @@ REASON_TIER: dict[Reason, Tier | None] = {
     Reason.SOURCE_FORBIDDEN: Tier.LOW,
     Reason.NUMBER_MISMATCH: Tier.HIGH,
     Reason.NUMBER_NOT_IN_QUOTE: Tier.HIGH,
+    Reason.UNIT_AMBIGUOUS: Tier.HIGH,
     Reason.VALUE_UNPARSEABLE: Tier.HIGH,
     Reason.METRIC_UNKNOWN: Tier.HIGH,
     Reason.METRIC_ERROR: Tier.HIGH,

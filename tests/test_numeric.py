@@ -100,11 +100,12 @@ def test_mismatch_message_and_expected(run: Callable[..., dict[str, object]]) ->
     assert "claimed 1,500 but recomputed 1,202" in f.message
 
 
-def test_ratio_shown_as_percent_needs_scale(run: Callable[..., dict[str, object]]) -> None:
+def test_ratio_shown_as_percent_needs_a_unit_or_scale(run: Callable[..., dict[str, object]]) -> None:
     sql = "\"SELECT sum(clicks) / sum(impressions) FROM daily WHERE week = 'this'\""
     f = run(n("N", "10%", sql=sql))["N"]
-    assert f.status is Status.DISCREPANCY and "scale: 100" in f.message
+    assert f.reason is Reason.UNIT_AMBIGUOUS and f.tier is Tier.HIGH and "unit: ratio" in f.message
     assert run(n("N", "10%", sql=sql, scale="100"))["N"].status is Status.VERIFIED
+    assert run(n("N", "10%", sql=sql, unit="ratio"))["N"].status is Status.VERIFIED
 
 
 def test_japanese_values_over_json_data(run: Callable[..., dict[str, object]]) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 from claimledger.checks.context import RunContext
 from claimledger.checks.quote import check_quote_text
 from claimledger.load.data import QueryError, to_number
-from claimledger.metrics import registered
+from claimledger.metrics import registered, registered_unit
 from claimledger.model.claim import NumberClaim
 from claimledger.model.finding import Finding, Reason, Status
 from claimledger.numbers import Value, find_numbers, format_number, parse_value
@@ -21,7 +21,10 @@ CHECK = "numeric_recompute"
 
 
 def _fail(claim: NumberClaim, reason: Reason, message: str, **kw: Any) -> Finding:
-    status = Status.DISCREPANCY if reason in (Reason.NUMBER_MISMATCH, Reason.NUMBER_NOT_IN_QUOTE) else Status.ERROR
+    if reason in (Reason.NUMBER_MISMATCH, Reason.NUMBER_NOT_IN_QUOTE):
+        status = Status.DISCREPANCY
+    else:
+        status = Status.UNVERIFIABLE if reason is Reason.UNIT_AMBIGUOUS else Status.ERROR
     return Finding(claim.id, CHECK, status, reason, message, claimed=str(claim.value), **kw)
 
 
@@ -30,8 +33,9 @@ def recompute(claim: NumberClaim, ctx: RunContext) -> float:
     if claim.sql is not None:
         return ctx.data.scalar(claim.sql)
     name = claim.metric or ""
-    if name in ctx.ledger.metrics:
-        return ctx.data.scalar(ctx.ledger.metrics[name])
+    sql = ctx.ledger.metric_sql(name)
+    if sql is not None:
+        return ctx.data.scalar(sql)
     fn = registered().get(name)
     if fn is None:
         known = sorted(set(ctx.ledger.metrics) | set(registered()))
@@ -75,17 +79,75 @@ def check_number(claim: NumberClaim, ctx: RunContext) -> Finding:
         raw = recompute(claim, ctx)
     except QueryError as exc:
         return _fail(claim, Reason(exc.reason), str(exc))
-    expected = raw * claim.scale if claim.scale is not None else raw
+    unit = declared_unit(claim, ctx)
+    times_100 = claim.scale is None and unit == "ratio" and claimed.unit == "%"
+    factor = claim.scale if claim.scale is not None else (100.0 if times_100 else 1.0)
+    expected = raw * factor
+    if claim.scale is None and unit is None:
+        ambiguous = _unit_ambiguous(claim, claimed, raw, tol)
+        if ambiguous is not None:
+            return ambiguous
+    if claim.scale is None and unit in ("count", "currency") and claimed.unit == "%":
+        return _fail(
+            claim, Reason.NUMBER_MISMATCH,
+            f"claimed {claimed.text}, a percent, but the claim declares the recomputed value "
+            f"{format_number(raw)} a {unit}",
+            expected=raw,
+        )  # fmt: skip
     if claimed.covers(expected, tol):
+        how = " (a ratio, x100)" if times_100 else ""
         return Finding(
             claim.id, CHECK, Status.VERIFIED, Reason.NUMBER_MATCH,
-            f"recomputed {format_number(expected)}, matches {claimed.text}",
+            f"recomputed {format_number(expected)}{how}, matches {claimed.text}",
             expected=expected, claimed=str(claim.value),
         )  # fmt: skip
     message = _compare_message(claimed, expected, tol)
-    if claim.scale is None and claimed.unit == "%" and claimed.covers(expected * 100, tol):
-        message += "; the recomputed value x100 matches: add `scale: 100` if the query returns a ratio"
+    if claim.scale is None and unit is None and claimed.unit == "%" and claimed.covers(expected * 100, tol):
+        message += "; the recomputed value x100 matches: add `unit: ratio` if the query returns a ratio"
     return _fail(claim, Reason.NUMBER_MISMATCH, message, expected=expected)
+
+
+def declared_unit(claim: NumberClaim, ctx: RunContext) -> str | None:
+    """The unit of the recomputed value: the claim's ``unit``, else its metric's."""
+    if claim.unit is not None:
+        return claim.unit
+    if claim.metric is None:
+        return None
+    if claim.metric in ctx.ledger.metrics:
+        return ctx.ledger.metric_unit(claim.metric)
+    return registered_unit(claim.metric)
+
+
+def _unit_ambiguous(claim: NumberClaim, claimed: Value, raw: float, tol: float) -> Finding | None:
+    """A percent against a value that reads as a ratio too (or the reverse), with no unit declared."""
+    if raw == 0 or claimed.value == 0:
+        return None  # 0 reads the same both ways
+    if claimed.unit == "%" and -1 <= raw <= 1:
+        as_percent, as_ratio = raw, raw * 100
+        readings = (
+            f"as percent points it is {format_number(as_percent)}% "
+            f"({'matches' if claimed.covers(as_percent, tol) else 'does not match'} {claimed.text}); "
+            f"as a ratio it is {format_number(as_ratio)}% "
+            f"({'matches' if claimed.covers(as_ratio, tol) else 'does not match'} {claimed.text})"
+        )
+    elif claimed.unit is None and -1 <= claimed.value <= 1 and not -1 <= raw <= 1 and -100 <= raw <= 100:
+        if not claimed.covers(raw / 100, tol):
+            return None  # neither reading matches: an ordinary mismatch
+        readings = (
+            f"read as it is, {format_number(raw)} does not match {claimed.text}; read as percent points "
+            f"it is the ratio {format_number(raw / 100)}, which matches"
+        )
+        as_percent, as_ratio = raw, raw / 100
+    else:
+        return None
+    where = f"metric {claim.metric!r} (or to claim {claim.id})" if claim.metric else f"claim {claim.id}"
+    return _fail(
+        claim, Reason.UNIT_AMBIGUOUS,
+        f"{claimed.text} is compared with {format_number(raw)}, which reads two ways: {readings}. "
+        f"Not verified under either reading: add `unit: ratio` (the value is a fraction) or "
+        f"`unit: percent` (it is already in percent points) to {where}",
+        extra={"readings": {"percent": as_percent, "ratio": as_ratio}, "fix": ["unit: ratio", "unit: percent"]},
+    )  # fmt: skip
 
 
 def _check_from_source(claim: NumberClaim, claimed: Value, tol: float, ctx: RunContext) -> Finding:

@@ -14,6 +14,12 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 DEFAULT_TOLERANCE = 0.005
 
+Unit = Literal["ratio", "percent", "count", "currency", "number"]
+UNIT_HELP = (
+    "What the recomputed value is: `ratio` (a fraction, 0.248 = 24.8%: a figure shown as a percent is "
+    "compared x100), `percent` (already in percent points), `count`, `currency` or `number`."
+)
+
 
 class Location(BaseModel):
     """Where a claim sits in the draft (1-based line and column)."""
@@ -71,6 +77,7 @@ class NumberClaim(_ClaimBase):
         default=None,
         description="Multiply the recomputed value by this before comparing (e.g. 100 for a ratio shown as %).",
     )
+    unit: Unit | None = Field(default=None, description=UNIT_HELP + " Overrides the metric's unit.")
 
     @model_validator(mode="after")
     def _one_backing(self) -> NumberClaim:
@@ -120,6 +127,14 @@ class NegativeClaim(_ClaimBase):
     )
 
 
+class MetricDef(BaseModel):
+    """A SQL metric with its unit (the long form of a `metrics:` entry)."""
+
+    model_config = ConfigDict(extra="forbid")
+    sql: str = Field(min_length=1, description="DuckDB SQL returning one value.")
+    unit: Unit | None = Field(default=None, description=UNIT_HELP)
+
+
 Claim = Annotated[QuoteClaim | NumberClaim | NegativeClaim, Field(discriminator="kind")]
 
 
@@ -135,13 +150,22 @@ class Ledger(BaseModel):
     datasets: dict[str, str] = Field(
         default_factory=dict, description="Dataset name -> CSV, Parquet or JSON file."
     )
-    metrics: dict[str, str] = Field(
-        default_factory=dict, description="Metric name -> DuckDB SQL returning one value."
+    metrics: dict[str, str | MetricDef] = Field(
+        default_factory=dict,
+        description="Metric name -> DuckDB SQL returning one value, or {sql: ..., unit: ratio|percent|...}.",
     )
     claims: list[Claim] = Field(default_factory=list)
 
     _path: str | None = PrivateAttr(default=None)
     _sha256: str | None = PrivateAttr(default=None)
+
+    def metric_sql(self, name: str) -> str | None:
+        m = self.metrics.get(name)
+        return m.sql if isinstance(m, MetricDef) else m
+
+    def metric_unit(self, name: str) -> str | None:
+        m = self.metrics.get(name)
+        return m.unit if isinstance(m, MetricDef) else None
 
     @model_validator(mode="after")
     def _unique_ids(self) -> Ledger:

@@ -51,6 +51,7 @@ class Reason(StrEnum):
     # numbers
     NUMBER_MISMATCH = "number_mismatch"
     NUMBER_NOT_IN_QUOTE = "number_not_in_quote"
+    UNIT_AMBIGUOUS = "unit_ambiguous"
     VALUE_UNPARSEABLE = "value_unparseable"
     METRIC_UNKNOWN = "metric_unknown"
     METRIC_ERROR = "metric_error"

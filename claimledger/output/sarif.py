@@ -75,6 +75,7 @@ RULE_DESCRIPTIONS: dict[str, str] = {
     "source_bad_content_type": "The source URL returned a content type claimledger does not read.",
     "number_mismatch": "The recomputed value differs from the claimed number beyond tolerance and precision.",
     "number_not_in_quote": "The cited passage does not print the claimed number.",
+    "unit_ambiguous": "A percent compared with a value that reads as a ratio too: declare the unit.",
     "value_unparseable": "The claimed value could not be parsed as a number.",
     "metric_unknown": "The claim names a metric that is not registered.",
     "metric_error": "The metric's query or function failed.",
