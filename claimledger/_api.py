@@ -44,12 +44,25 @@ def _check_claim(claim: Claim, ctx: RunContext) -> list[Finding]:
             if literal.status is Status.VERIFIED:
                 context = ctx.quote_result(*quote_key(claim.source, claim.quote)).context
             found += overclaim_findings(claim.id, claim.statement, claim.quote, context)
+        if literal.status is Status.VERIFIED:
+            found += _scope_check(claim, claim.source, claim.quote, ctx)
         return found
     if isinstance(claim, NumberClaim):
-        return [check_number(claim, ctx)]
+        number = check_number(claim, ctx)
+        if claim.source is not None and claim.quote is not None and number.status is Status.VERIFIED:
+            return [number, *_scope_check(claim, claim.source, claim.quote, ctx)]
+        return [number]
     from claimledger.checks.overclaim.negative import negative_claim_findings
 
     return negative_claim_findings(claim.id, claim.statement, claim.search)
+
+
+def _scope_check(claim: QuoteClaim | NumberClaim, source: str, quote: str, ctx: RunContext) -> list[Finding]:
+    """Does the evidence around the found passage answer the question, for the statement's scope?"""
+    from claimledger.checks.scope.check import claim_scope_findings
+
+    question = ctx.ledger.question_for(claim.answers)
+    return claim_scope_findings(claim.id, source, quote, claim.statement, question, ctx)
 
 
 def _crashed(claim_id: str, check: str, reason: Reason, exc: Exception, what: str) -> Finding:

@@ -68,6 +68,8 @@ REASON_TIER: dict[Reason, Tier | None] = {
     Reason.OVERCLAIM_NEGATION: Tier.HIGH,
     Reason.OVERCLAIM_SCOPE: Tier.HIGH,
     Reason.OVERCLAIM_QUOTE_OMITS_HEDGE: Tier.HIGH,
+    Reason.SCOPE_MISMATCH: Tier.HIGH,
+    Reason.SCOPE_NOT_STATED: Tier.MED,
     Reason.NEGATIVE_CLAIM_UNSUPPORTED: Tier.HIGH,
     Reason.NEGATIVE_CLAIM_SEARCHED: Tier.LOW,
     Reason.MARK_NOT_VERIFIED: Tier.HIGH,
@@ -94,6 +96,8 @@ EXPLAINABLE: frozenset[Reason] = frozenset(
         Reason.OVERCLAIM_NEGATION,
         Reason.OVERCLAIM_SCOPE,
         Reason.OVERCLAIM_QUOTE_OMITS_HEDGE,
+        # a named proxy ("no figure for individual developers exists; employees' figure used") can explain it
+        Reason.SCOPE_MISMATCH,
     }
 )
 

@@ -30,6 +30,34 @@ class Location(BaseModel):
     column: int = Field(default=1, ge=1)
 
 
+class Question(BaseModel):
+    """A research question the draft answers, with its optional declared scope.
+
+    The scope fields say who or what the answer must be about; when one is
+    left out it is read from ``text`` (``個人開発者は…`` -> population
+    individual developers). See docs/ledger-format.md, "Questions and scope".
+    """
+
+    model_config = ConfigDict(extra="forbid")
+    text: str = Field(min_length=1, description="The research question, as asked.")
+    population: str | None = Field(
+        default=None,
+        description="Who or what is counted (individual developers, 企業, employees inside companies, students...).",
+    )
+    place: str | None = Field(default=None, description="Where (Japan, 国内, the United States...).")
+    period: str | None = Field(default=None, description="When (2023, FY2023, 2023年度, 2019-2021...).")
+    measure: Literal["share", "count", "growth", "average", "points", "multiple"] | None = Field(
+        default=None, description="What kind of figure answers it."
+    )
+    design: Literal["causal", "correlational"] | None = Field(
+        default=None, description="Whether the question asks for a cause or an association."
+    )
+    section: str | None = Field(
+        default=None,
+        description="In `questions:` only: the draft heading whose claims answer this question.",
+    )
+
+
 class _ClaimBase(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -42,6 +70,10 @@ class _ClaimBase(BaseModel):
         description="A concrete, named reason for a known numeric difference (optional).",
     )
     location: Location | None = Field(default=None, description="Where the claim sits in the draft.")
+    answers: str | Question | None = Field(
+        default=None,
+        description="The question this claim answers: an id from `questions`, or a question written inline.",
+    )
 
     _line: int | None = PrivateAttr(default=None)
 
@@ -154,6 +186,13 @@ class Ledger(BaseModel):
         default_factory=dict,
         description="Metric name -> DuckDB SQL returning one value, or {sql: ..., unit: ratio|percent|...}.",
     )
+    question: str | Question | None = Field(
+        default=None, description="The research question of the whole draft (text, or text with its scope)."
+    )
+    questions: dict[str, Question] = Field(
+        default_factory=dict,
+        description="Further questions by id: per section (`section:`) or named by a claim's `answers:`.",
+    )
     claims: list[Claim] = Field(default_factory=list)
 
     _path: str | None = PrivateAttr(default=None)
@@ -174,4 +213,24 @@ class Ledger(BaseModel):
             if claim.id in seen:
                 raise ValueError(f"duplicate claim id {claim.id!r}")
             seen.add(claim.id)
+            if isinstance(claim.answers, str) and claim.answers not in self.questions:
+                known = ", ".join(sorted(self.questions)) or "none declared"
+                raise ValueError(
+                    f"claim {claim.id!r} answers {claim.answers!r}, which is not an id under `questions:` ({known})"
+                )
         return self
+
+    def question_for(self, claim_answers: str | Question | None, section: str | None = None) -> Question | None:
+        """The question a claim answers: its own ``answers``, its section's, else the draft's."""
+        if isinstance(claim_answers, Question):
+            return claim_answers
+        if isinstance(claim_answers, str):
+            return self.questions.get(claim_answers)
+        if section is not None:
+            want = " ".join(section.split()).casefold()
+            for q in self.questions.values():
+                if q.section is not None and " ".join(q.section.split()).casefold() == want:
+                    return q
+        if isinstance(self.question, str):
+            return Question(text=self.question)
+        return self.question

@@ -79,6 +79,9 @@ class Reason(StrEnum):
     OVERCLAIM_NEGATION = "overclaim_negation"
     OVERCLAIM_SCOPE = "overclaim_scope"
     OVERCLAIM_QUOTE_OMITS_HEDGE = "overclaim_quote_omits_hedge"
+    # scope: does the evidence answer the question for the population, place and period it asks about?
+    SCOPE_MISMATCH = "scope_mismatch"
+    SCOPE_NOT_STATED = "scope_not_stated"
     # negative literature claims ("no prior work studies X")
     NEGATIVE_CLAIM_UNSUPPORTED = "negative_claim_unsupported"
     NEGATIVE_CLAIM_SEARCHED = "negative_claim_searched"

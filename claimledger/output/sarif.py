@@ -100,6 +100,8 @@ RULE_DESCRIPTIONS: dict[str, str] = {
     "overclaim_negation": "The sentence flips a negation of its quote.",
     "overclaim_scope": "The sentence broadens the scope of its quote.",
     "overclaim_quote_omits_hedge": "The quote leaves out a hedge that the source has around it.",
+    "scope_mismatch": "The evidence is about another population, place, period or measure than the sentence or the question (or states an association the sentence reads as a cause).",
+    "scope_not_stated": "The sentence asserts a population, place, period or cause that the evidence around the quote does not state.",
     "negative_claim_unsupported": "A claim that something does not exist has no recorded search behind it.",
     "negative_claim_searched": "A negative claim backed by a recorded search: it cannot be verified, only searched.",
     "mark_not_verified": "The draft marks this claim verified ([V]) but it does not re-verify.",
