@@ -98,6 +98,15 @@ def _summary_step(
     return meta
 
 
+def _summary_scope_step(
+    draft: str | Path, fmt: str | None, section: str, ledger: Ledger, ctx: RunContext
+) -> list[Finding]:
+    from claimledger.checks.scope.summary import summary_scope_findings
+    from claimledger.extract.draft import read_draft
+
+    return [assign_tier(f, None) for f in summary_scope_findings(read_draft(draft, fmt), section, ledger, ctx)]
+
+
 def _claimed(claim: Claim) -> str:
     if isinstance(claim, QuoteClaim):
         return claim.quote
@@ -277,6 +286,13 @@ def gate(
             except Exception as exc:  # an infrastructure failure: never a pass
                 findings.append(_crashed("judge", "semantic", Reason.JUDGE_FAILED, exc, "asking the judge"))
                 semantic = {"error": f"{type(exc).__name__}: {exc}"}
+        if summary_section is not None and draft is not None:
+            try:
+                findings.extend(_summary_scope_step(draft, draft_format, summary_section, parsed, ctx))
+            except InputError:
+                raise
+            except Exception as exc:  # fail closed: the summary's scope is not verified
+                findings.append(_crashed("summary", "summary_scope", Reason.CHECK_CRASHED, exc, "checking the summary's scope"))
         if summary_section is not None:
             summary = "not run: summary support needs a judge (--judge)"
             if judge is not None and draft is not None:

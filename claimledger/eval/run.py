@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from claimledger._version import __version__
-from claimledger.eval import BENCHMARK_VERSION, DEFAULT_SEED
+from claimledger.eval import BENCHMARK_VERSION, DEFAULT_SEED, redteam
 from claimledger.eval import report_md as md
 from claimledger.eval.corpus import EN_SETS, JA_SETS, english_documents, input_hashes, japanese_documents
 from claimledger.eval.numbers_bench import build_number_bench, load_tables
@@ -85,6 +85,17 @@ def main(argv: list[str] | None = None) -> int:
                 judge.close()
             judge_note = f"{settings['kind']} {settings['model']} ({args.judge_rows} rows per slice)"
             results["semantic_judge"] = (f"bench slices, {args.judge_rows} rows each", judged)
+    _progress("red-team benchmark (claimledger/eval/redteam.py), no judge")
+    red = redteam.run_all(None, _progress)
+    red_judged = None
+    if settings is not None:
+        from claimledger.judge import make_judge
+
+        judge = make_judge(settings["kind"], settings["model"], settings["url"] or None)  # type: ignore[arg-type]
+        try:
+            red_judged = redteam.run_all(judge, _progress)
+        finally:
+            judge.close()
     elapsed = time.monotonic() - started
     meta: dict[str, Any] = {
         "benchmark_version": BENCHMARK_VERSION,
@@ -94,10 +105,13 @@ def main(argv: list[str] | None = None) -> int:
         "tool_version": __version__,
         "judge": judge_note,
         "checks": md.operating_points(results),
+        "redteam": {k: v for k, v in redteam.summary(red).items() if k != "per_kind"}
+        | {"per_kind": {k: {"n": d["n"], "caught": d["caught"]} for k, d in redteam.summary(red)["per_kind"].items()}},
     }
     args.points.write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     _progress(f"wrote {args.points}")
     doc = render(results, meta, qbench.dropped, elapsed)
+    doc += "\n".join(redteam_section(red, red_judged, meta["judge"])) + "\n"
     args.out.write_text(doc, encoding="utf-8")
     _progress(f"wrote {args.out} ({elapsed:.0f} s)")
     print("\n".join(md.summary_table(results)))
@@ -198,6 +212,31 @@ def render(
         ]
     out += ["", "## Inputs", "", hashes, ""]
     return "\n".join(out)
+
+
+def redteam_section(red: list[redteam.Outcome], judged: list[redteam.Outcome] | None, judge: str) -> list[str]:
+    return [
+        "",
+        "## Red-team benchmark: recall against planted problems (issue 18, seed 004)",
+        "",
+        "Seed 004 measured one digest once: of the problems a red team found, checking and review caught",
+        "**about 40 %**. This benchmark asks the same question of the whole pipeline. Ten small survey-like",
+        "sources written for claimledger (five Japanese, five English; Markdown, HTML with navigation and",
+        "hidden parts, plain text with captions) each give a clean draft and one draft per planted problem",
+        "(labels in `claimledger/eval/redteam_sources.yaml`; the generic kinds are planted by",
+        "`claimledger/eval/redteam.py`). Every draft runs through `gate(ledger, draft=..., summary_section=...)`",
+        "as `claimledger check --ledger L --draft D --summary-section S --allow <years>` does. A problem is",
+        "caught when a HIGH or MED finding points at it (same claim id or same draft line); a clean draft is",
+        "a false alarm when it gets any HIGH or MED finding.",
+        "",
+        "**Read these figures with care.** The sources, the planted problems and the scope rules were",
+        "written by the same engineer in the same session, so this is an in-sample figure: it shows that",
+        "the pipeline sees each kind of problem, not how often it would on a red team's findings in the",
+        "wild. Problems worded outside the lexicons (a population the lexicon does not know, a summary",
+        "that changes a word no slot reads) are missed, as the listed misses show.",
+        "",
+        *redteam.markdown(red, judged, judge),
+    ]
 
 
 EXCEPTIONS = """**Fixed during this evaluation.** Three normalization bugs that only caused misses: half-width

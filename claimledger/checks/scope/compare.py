@@ -117,6 +117,8 @@ def evidence_population(passage: Passage) -> tuple[Mention | None, str | None]:
     for layer in passage.layers:
         if layer.where == "sample":
             sample_pop = primary_population(layer.text)
+    if sample_pop is not None and sample_pop.value in lx.SOFT:
+        sample_pop = None
     for layer in passage.layers:
         if layer.where == "title":
             continue
@@ -134,6 +136,8 @@ def evidence_population(passage: Passage) -> tuple[Mention | None, str | None]:
                 return hard[-1] if is_japanese(layer.text) else hard[0], layer.where
             soft = soft or (pop, layer.where)
             continue
+        if sample_pop is not None and pop.value in _ancestors(sample_pop.value):
+            return sample_pop, f"{layer.where} ({pop.text}) + sample"  # 企業 in a survey of 中小企業
         return pop, layer.where
     if soft is not None:
         return soft
@@ -150,6 +154,9 @@ def _population_issues(q: QuestionScope | None, statement: str | None, passage: 
     q_text = ", ".join(m.text for m in asked) or (q.population if q and q.population else None)
     e_text = _label(ev, ja) if ev else None
     s_text = s_pop.text if s_pop else None
+    own = primary_population(passage.text_of("quote sentence"))
+    if s_pop is not None and own is not None and own.value == s_pop.value:
+        s_pop = None  # the statement uses the quote sentence's own word for who is counted
     if s_pop is not None:
         if ev is None:
             return [ScopeIssue("population", NOT_STATED, q_text, s_text, None, None,
@@ -252,7 +259,8 @@ def _period_issues(q: QuestionScope | None, statement: str | None, passage: Pass
                 return [ScopeIssue("period", NOT_STATED, q_text, s_text, None, None,
                                    f"the source does not say when; the statement says {per.text!r}")]  # fmt: skip
             continue
-        missing = sorted(per.years - years)
+        own = years if where != "quote sentence" or nearest is None else set(nearest.years)
+        missing = sorted(per.years - own)
         if missing:
             return [ScopeIssue("period", MISMATCH, q_text, s_text, e_text, where,
                                f"the evidence is about {e_text}, but the {who} says {per.text!r}")]  # fmt: skip

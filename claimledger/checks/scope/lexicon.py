@@ -39,6 +39,8 @@ POPULATION_LABEL: dict[str, tuple[str, str]] = {
     "hospital": ("hospitals", "病院"),
     "user": ("users", "利用者"),
     "respondent": ("respondents", "回答者"),
+    "health_worker": ("doctors and nurses", "医師・看護師"),
+    "clinic": ("clinics and practices", "診療所"),
 }
 
 PARENT: dict[str, tuple[str, ...]] = {
@@ -53,6 +55,7 @@ PARENT: dict[str, tuple[str, ...]] = {
     "pupil": ("student",),
     "teacher": ("individual",),
     "patient": ("individual",),
+    "health_worker": ("employee",),
     "child": ("individual",),
     "older_adult": ("individual",),
 }
@@ -115,6 +118,10 @@ POPULATION_JA: dict[str, str] = {
     "教員": "teacher",
     "教師": "teacher",
     "患者": "patient",
+    "医師": "health_worker",
+    "看護師": "health_worker",
+    "診療所": "clinic",
+    "医療機関": "clinic",
     "子ども": "child",
     "子供": "child",
     "高齢者": "older_adult",
@@ -196,6 +203,11 @@ POPULATION_EN: dict[str, str] = {
     "schoolchildren": "pupil",
     "teachers": "teacher",
     "patients": "patient",
+    "doctors": "health_worker",
+    "physicians": "health_worker",
+    "nurses": "health_worker",
+    "clinics": "clinic",
+    "practices": "clinic",
     "children": "child",
     "older adults": "older_adult",
     "the elderly": "older_adult",
@@ -214,7 +226,7 @@ POPULATION_EN: dict[str, str] = {
 JA_NOT_POPULATION_AFTER = re.compile(
     r"^(?:として|的|で(?:は)?なく|単位|情報|差|名義|向け|利用|版|用|所有|負担|消費|間)"
 )
-JA_NOT_POPULATION_BEFORE = re.compile(r"(?:各|一|本|同|自|他|弊|当|貴|入|出|退|御)$")
+JA_NOT_POPULATION_BEFORE = re.compile(r"(?:各|一|同|自|他|弊|当|貴|入|出|退|御)$")
 EN_NOT_POPULATION_BEFORE = re.compile(r"\b(?:as|by|per)\s+(?:\w+\s+)?$", re.IGNORECASE)
 
 # prepositions after which an English population word modifies another (employees *at firms*)
@@ -321,7 +333,7 @@ EXPERIMENT_EN = re.compile(
     r"\b(?:randomi[sz]ed|controlled (?:trial|experiment)|experiment\w*|RCT|intervention)\b", re.IGNORECASE
 )
 CAUSAL_JA = re.compile(
-    r"(?:原因|引き起こ|もたら|によって(?:\S{0,12})(?:増|減|向上|改善|低下|上昇)|ため(?:に)?(?:\S{0,8})(?:増|減)|せいで|おかげで|"
+    r"(?:原因|ことで|ことにより|引き起こ|もたら|によって(?:\S{0,12})(?:増|減|向上|改善|低下|上昇)|ため(?:に)?(?:\S{0,8})(?:増|減)|せいで|おかげで|"
     r"効果が(?:ある|あった|見られ)|向上させ|改善させ|押し上げ|引き上げ|引き下げ|につながる|につながった|につながって|"
     r"を高める|を高めた|を減らす|を減らした|を下げる|を下げた|が要因)"
 )

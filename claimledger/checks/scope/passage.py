@@ -69,7 +69,7 @@ def _is_heading(line: str) -> bool:
         return True
     if len(s) > HEADING_MAX or _CAPTION.match(s):
         return False
-    return not re.search(r"[。．.!?！？、,:：;；]\s*$", s) and not s[-1].isdigit()
+    return not re.search(r"[。．.!?！？、,:：;；]\s*$", s) and not re.fullmatch(r"[-–—\d\s.]+", s)
 
 
 def _is_block_break(line: str) -> bool:

@@ -137,11 +137,12 @@ def primary_population(text: str, found: list[Mention] | None = None) -> Mention
         sample = lx.SAMPLE_JA.search(t)
         if sample:
             before = [m for m in mentions if m.end <= sample.start()]
-            if before:
-                return before[-1]
+            named = [m for m in before if not m.text[:1].isdigit()]
+            if named or before:
+                return (named or before)[-1]
         first_fig = _first_figure_pos(t)
         before = [m for m in mentions if first_fig is None or m.end <= first_fig]
-        heads = [m for m in before if _JA_HEAD_AFTER.match(t[m.end : m.end + 8])]
+        heads = [m for m in before if _JA_HEAD_AFTER.match(t[m.end : m.end + 16])]
         if heads:
             return heads[-1] if first_fig is not None else heads[0]
         plain = [m for m in before if not _JA_MODIFIER_AFTER.match(t[m.end : m.end + 8])]
@@ -162,7 +163,7 @@ def primary_population(text: str, found: list[Mention] | None = None) -> Mention
 
 # after a Japanese population word: it is who is counted (社員が, 企業のうち, 社員の32%, 企業では)
 _JA_HEAD_AFTER = re.compile(
-    r"(?:が|は|も|のうち|の\s*\d|\s*\d|全体|では|でも|のみ|だけ|に占め|を対象|の(?:約|およそ|ほぼ)|の(?:半数|過半数|大半|多く|一部|割合|比率))"
+    r"(?:が|は|も|のうち|の\s*\d|\s*\d|全体|では|でも|のみ|だけ|に占め|を対象|の(?:約|およそ|ほぼ)|の(?:半数|過半数|大半|多く|一部|割合|比率)|の[^、。の]{0,10}?(?:率|割合|比率|シェア)(?:は|が))"
 )
 # ... or it only modifies another word (会社の方針, 企業の中で, 企業に勤める, 会社より先に)
 _JA_MODIFIER_AFTER = re.compile(r"(?:の(?!\s*\d)|より|と比べ|に比べ|に勤め|で働|に所属|内の|向け)")
