@@ -48,7 +48,7 @@ SEED_004_RECALL = 0.40  # seed 004: checking caught about 40 % of what a red tea
 
 _SUMMARY = {"ja": "要約", "en": "Summary"}
 _BODY = {"ja": "本文", "en": "Findings"}
-_REFS = {"ja": "参考文献", "en": "References"}
+_REFS = {"ja": "出典", "en": "Sources"}
 _UNLISTED = {
     "ja": "関連する市場の規模は、前年比で23.7％拡大した [@{key}]。",
     "en": "The related market grew by 23.7% over the same year [@{key}].",
@@ -58,9 +58,12 @@ _FAKE_CITE = {
     "en": "Earlier work reported the same pattern [@miller2021].",
 }
 _FAKE_ENTRY = {
-    "ja": "- 田中健一（2021）「生成AIと働き方の変化」『情報社会研究』12巻3号、45–67頁。",
-    "en": "- Miller, J. and Ortiz, L. (2021). Generative AI and the changing workplace. Journal of Work Studies, 18(2), 101-124.",
+    "ja": "- tanaka2021: 田中健一（2021）「生成AIと働き方の変化」『情報社会研究』12巻3号、45–67頁。",
+    "en": "- miller2021: Miller, J. and Ortiz, L. (2021). Generative AI and the changing workplace. Journal of Work Studies, 18(2), 101-124.",
 }
+# findings that point at the planted line but do not see the problem: a reference entry's volume
+# and page numbers read as unlisted figures, its title in 「」 as an unlisted quotation
+NOT_A_CATCH = {"fabricated_reference": frozenset({"unlisted_number", "unlisted_quote"})}
 
 
 @dataclass
@@ -158,11 +161,10 @@ def _case(src: dict[str, Any], kind: str | None, plant: dict[str, Any], index: i
         lines.append(sentence)
         extra_lines.append(len(lines))
         lines.append("")
-    if refs:
-        lines += [f"## {_REFS[lang]}", ""]
-        for entry in refs:
-            lines.append(entry)
-            extra_lines.append(len(lines))
+    lines += [f"## {_REFS[lang]}", "", f"- {key}: {src['title']} ({src['file']})"]
+    for entry in refs:
+        lines.append(entry)
+        extra_lines.append(len(lines))
     draft = "\n".join(lines) + "\n"
     claims = []
     for j, f in enumerate(facts):
@@ -219,9 +221,11 @@ def run_case(case: Case, folder: Path, judge: Any = None, cache: Path | None = N
         line = (f.location or {}).get("line")
         flagged.append({"reason": f.reason.value, "tier": f.tier.value, "claim": f.claim_id, "line": line,
                         "check": f.check})  # fmt: skip
+    ignored = NOT_A_CATCH.get(case.kind or "", frozenset())
     on_target = [
         x for x in flagged
-        if x["claim"] in case.label_claims or (x["line"] is not None and x["line"] in case.label_lines)
+        if (x["claim"] in case.label_claims or (x["line"] is not None and x["line"] in case.label_lines))
+        and x["reason"] not in ignored
     ]  # fmt: skip
     return Outcome(case, bool(on_target), flagged, on_target)
 
@@ -263,7 +267,9 @@ def summary(outcomes: list[Outcome]) -> dict[str, Any]:
         "recall": sum(o.caught for o in problems) / len(problems) if problems else 0.0,
         "clean": len(clean),
         "false_alarms": sum(bool(o.flagged) for o in clean),
-        "false_alarm_drafts": [o.case.id for o in clean if o.flagged],
+        "false_alarm_drafts": [
+            f"{o.case.id} ({', '.join(sorted({x['reason'] for x in o.flagged}))})" for o in clean if o.flagged
+        ],
         "per_kind": per_kind,
     }
 
@@ -286,9 +292,19 @@ def markdown(outcomes: list[Outcome], judged: list[Outcome] | None, judge_note: 
     out += ["", f"False alarms on clean drafts (any HIGH or MED finding): {fa} without a judge; with a judge: {jfa}."]
     if s["false_alarm_drafts"]:
         out.append("Clean drafts flagged: " + ", ".join(f"`{x}`" for x in s["false_alarm_drafts"]) + ".")
+        if any(x.startswith("ja-health/") for x in s["false_alarm_drafts"]):
+            out.append(
+                "(`ja-health/clean`: the unlisted audit reads the era year 令和5年度 as the figure 5, which no"
+                " `--allow` pattern for years can match because the audited item is the bare 5; not a scope finding.)"
+            )
     missed = [x for d in s["per_kind"].values() for x in d["missed"]]
     if missed:
         out += ["", "Missed without a judge: " + ", ".join(f"`{x}`" for x in missed) + "."]
+    if "fabricated_reference" in s["per_kind"]:
+        out += ["", "A fabricated entry in the draft's source list that nothing cites is flagged on its line only as",
+                "unlisted figures (its volume and pages) or an unlisted quotation (its title in 「」); those findings do",
+                "not see the problem and are not counted as catches. A citation to an undeclared work is caught",
+                "(`unlisted_citation`). Resolving bibliography entries is issue 17 (helper refs)."]  # fmt: skip
     out += ["", f"Judge: {judge_note}."]
     per_lang = ["", "| kind | lang | n | caught |", "|---|---|---:|---:|"]
     per_lang += [f"| {k} | {lang} | {n} | {c} |" for k, lang, n, c in _rows(outcomes)]

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from claimledger._version import __version__
-from claimledger.eval import BENCHMARK_VERSION, DEFAULT_SEED, redteam
+from claimledger.eval import BENCHMARK_VERSION, DEFAULT_SEED, redteam, scope_slices
 from claimledger.eval import report_md as md
 from claimledger.eval.corpus import EN_SETS, JA_SETS, english_documents, input_hashes, japanese_documents
 from claimledger.eval.numbers_bench import build_number_bench, load_tables
@@ -85,6 +85,8 @@ def main(argv: list[str] | None = None) -> int:
                 judge.close()
             judge_note = f"{settings['kind']} {settings['model']} ({args.judge_rows} rows per slice)"
             results["semantic_judge"] = (f"bench slices, {args.judge_rows} rows each", judged)
+    _progress("scope rules on the labelled slices (claimledger/eval/scope_slices.py)")
+    scope_rows = scope_slices.run_scope(args.bench, _progress)
     _progress("red-team benchmark (claimledger/eval/redteam.py), no judge")
     red = redteam.run_all(None, _progress)
     red_judged = None
@@ -111,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     args.points.write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     _progress(f"wrote {args.points}")
     doc = render(results, meta, qbench.dropped, elapsed)
-    doc += "\n".join(redteam_section(red, red_judged, meta["judge"])) + "\n"
+    doc += "\n".join(redteam_section(red, red_judged, meta["judge"]) + scope_section(scope_rows)) + "\n"
     args.out.write_text(doc, encoding="utf-8")
     _progress(f"wrote {args.out} ({elapsed:.0f} s)")
     print("\n".join(md.summary_table(results)))
@@ -236,6 +238,22 @@ def redteam_section(red: list[redteam.Outcome], judged: list[redteam.Outcome] | 
         "that changes a word no slot reads) are missed, as the listed misses show.",
         "",
         *redteam.markdown(red, judged, judge),
+    ]
+
+
+def scope_section(rows: list[Outcome]) -> list[str]:
+    return [
+        "",
+        "### The scope rules on independent data: false alarms on the labelled slices",
+        "",
+        "The out-of-sample counterpart of the figures above: the scope rules alone on every row of the",
+        "slices in ../shared/bench (labels by others), statement = each claim sentence, evidence passage",
+        "built around the best-matching source sentence as the overclaim evaluation picks it (a heuristic:",
+        "on TabFact it is often the wrong table row, which inflates the period flags). JHARS rows pass",
+        "their user question as the research question. A flagged supported claim is a false alarm; the",
+        "hit rate on unsupported claims is low by design (most are wrong in ways no scope slot reads).",
+        "",
+        *scope_slices.table(rows),
     ]
 
 

@@ -140,30 +140,22 @@ POPULATION_JA: dict[str, str] = {
 # English: lower-case, plural and singular; multiword terms first by length
 POPULATION_EN: dict[str, str] = {
     "individual developers": "individual_developer",
-    "individual developer": "individual_developer",
     "independent developers": "individual_developer",
-    "independent developer": "individual_developer",
     "indie developers": "individual_developer",
-    "indie developer": "individual_developer",
     "solo developers": "individual_developer",
-    "solo developer": "individual_developer",
     "hobbyist developers": "individual_developer",
     "freelance developers": "individual_developer",
-    "freelance developer": "individual_developer",
     "freelancers": "sole_proprietor",
-    "freelancer": "sole_proprietor",
     "sole proprietors": "sole_proprietor",
     "self-employed": "sole_proprietor",
     "company developers": "company_developer",
     "in-house developers": "company_developer",
     "corporate developers": "company_developer",
     "developers": "developer",
-    "developer": "developer",
     "software engineers": "developer",
     "engineers": "developer",
     "programmers": "developer",
     "employees": "employee",
-    "employee": "employee",
     "staff": "employee",
     "workers": "employee",
     "office workers": "employee",
@@ -186,9 +178,7 @@ POPULATION_EN: dict[str, str] = {
     "small and medium-sized enterprises": "sme",
     "small and medium-sized companies": "sme",
     "firms": "firm",
-    "firm": "firm",
     "companies": "firm",
-    "company": "firm",
     "businesses": "firm",
     "enterprises": "firm",
     "employers": "firm",
@@ -307,7 +297,7 @@ GROWTH_AFTER_EN = re.compile(
 )
 GROWTH_BEFORE_EN = re.compile(
     r"\b(?:grew|grown|grows|rose|risen|rises|increased|increases|fell|fallen|falls|declined|declines|decreased|"
-    r"jumped|climbed|dropped|raised|boosted|lifted|cut|reduced|lowered|improved|growth of|increase of|rise of|decline of|up|down)"
+    r"jumped|climbed|dropped|surged|soared|expanded|gained|shrank|slipped|raised|boosted|lifted|cut|reduced|lowered|improved|growth of|increase of|rise of|decline of|up|down)"
     r"(?:\s+[\w']+){0,3}?\s+(?:by\s+)?(?:about|around|nearly|almost|some|roughly)?\s*$",
     re.IGNORECASE,
 )
@@ -338,7 +328,7 @@ CAUSAL_JA = re.compile(
     r"を高める|を高めた|を減らす|を減らした|を下げる|を下げた|が要因)"
 )
 CORRELATIONAL_JA = re.compile(
-    r"(?:関連|相関|関係が(?:ある|あった|見られ)|傾向が(?:ある|あった|見られ)|傾向に|人ほど|ほど\S{0,12}(?:高|多|低|少))"
+    r"(?:関連|相関|関係が(?:ある|あった|見られ)|傾向が(?:ある|あった|見られ)|傾向に|(?:人|者|員|企業|社|世帯|生徒|学生)ほど|ほど[^。]{0,30}(?:高|多|低|少|長|短))"
 )
 EXPERIMENT_JA = re.compile(r"(?:無作為|ランダム化|比較試験|実験|介入)")
 # explicit causal connectives: a statement using one asserts a cause even when the source is silent

@@ -107,10 +107,6 @@ def populations(text: str) -> list[Mention]:
             continue
         word = m.group(0)
         low = word.lower()
-        if low in ("firm", "company", "developer", "employee") and re.match(
-            r"\s*(?:'s|level|size|policy|policies)\b", t[m.end() :]
-        ):
-            continue
         out.append(Mention(lx.POPULATION_EN[low], word, m.start(), m.end()))
     return out
 
@@ -307,6 +303,16 @@ _FIG = re.compile(
 )
 
 
+_SHARE_AFTER_JA = re.compile(r"^\s*(?:が|を占め|に(?:当た|あた|のぼ|上)|の(?:企業|社員|人|回答者|学生|生徒|世帯)|は|だった|で(?:あ|、))")
+_SHARE_BEFORE_JA = re.compile(r"(?:の|うち|割合は|率は|比率は|シェアは)\s*(?:約|およそ|ほぼ)?$")
+_SHARE_AFTER_EN = re.compile(
+    r"^\s*(?:of|said|say|says|reported|report|had|have|has|were|are|was|is|used|use|agreed|felt|"
+    r"share|of all|of the|of them)\b",
+    re.IGNORECASE,
+)
+_SHARE_BEFORE_EN = re.compile(r"\b(?:share|proportion|percentage|rate|fraction)\s+(?:\w+\s+){0,3}(?:was|is|of|at|reached|stood at)\s+(?:about|around|nearly|roughly)?\s*$", re.IGNORECASE)
+
+
 def _value(num: str, unit: str) -> float:
     v = float(num.replace(",", ""))
     return v * 10 if unit == "割" else v
@@ -330,8 +336,12 @@ def figures(text: str) -> list[Figure]:
             not ja and (lx.GROWTH_AFTER_EN.match(after) or lx.GROWTH_BEFORE_EN.search(before))
         ):
             measure = "growth"
-        else:
+        elif (ja and (_SHARE_AFTER_JA.match(after) or _SHARE_BEFORE_JA.search(before))) or (
+            not ja and (_SHARE_AFTER_EN.match(after) or _SHARE_BEFORE_EN.search(before))
+        ):
             measure = "share"
+        else:
+            measure = "unspecified"  # a bare percentage: neither side of a growth/share contrast
         out.append(Figure(_value(m.group("num"), unit), measure, m.group(0)))
     return out
 
