@@ -87,6 +87,58 @@ def atomic_write(path: Path, data: bytes) -> None:
         raise
 
 
+@dataclass(frozen=True)
+class FileIdentity:
+    """What a file was when it was read: device, inode, modification time, size and SHA-256 of its bytes."""
+
+    dev: int
+    ino: int
+    mtime_ns: int
+    size: int
+    sha256: str
+
+    @classmethod
+    def read(cls, path: Path) -> tuple[FileIdentity, bytes]:
+        """The file's bytes and its identity, both from one open file."""
+        with path.open("rb") as fh:
+            st = os.fstat(fh.fileno())
+            data = fh.read()
+        return cls(st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size, hashlib.sha256(data).hexdigest()), data
+
+
+class FileChanged(OSError):
+    """The file is no longer what was read: someone edited, replaced or removed it meanwhile."""
+
+
+def replace_if_unchanged(path: Path, expected: FileIdentity, data: bytes) -> None:
+    """Atomically replace ``path`` with ``data``, only if it is still exactly the file that was read.
+
+    The new content is written and flushed to a temporary file first; then the
+    file's identity and content hash are compared with ``expected`` and, only
+    if they match, the temporary file is renamed over it (the window left is
+    the rename itself). Raises :class:`FileChanged` and leaves ``path`` as it
+    is when it changed.
+    """
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with contextlib.suppress(OSError):
+            os.fchmod(fd, _new_file_mode(path))
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        try:
+            now, _ = FileIdentity.read(path)
+        except FileNotFoundError:
+            raise FileChanged(f"{path} was removed while it was being marked") from None
+        if now != expected:
+            raise FileChanged(f"{path} changed while it was being marked")
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
 @contextlib.contextmanager
 def locked(lock_path: Path) -> Iterator[None]:
     """Hold an exclusive advisory lock on ``lock_path`` (POSIX ``flock``; a no-op where unavailable)."""
@@ -110,19 +162,84 @@ def resolve(host: str, port: int) -> list[str]:
     return list(dict.fromkeys(str(info[4][0]) for info in infos))
 
 
+_V6_MAPPED = ipaddress.IPv6Network("::ffff:0:0/96")  # IPv4-mapped
+_V6_TRANSLATED = ipaddress.IPv6Network("::ffff:0:0:0/96")  # IPv4-translated (SIIT, RFC 2765)
+_V6_COMPATIBLE = ipaddress.IPv6Network("::/96")  # IPv4-compatible (deprecated), with :: and ::1
+_NAT64_WELL_KNOWN = ipaddress.IPv6Network("64:ff9b::/96")  # RFC 6052
+_NAT64_LOCAL_USE = ipaddress.IPv6Network("64:ff9b:1::/48")  # RFC 8215: a network's own translator
+_TEREDO = ipaddress.IPv6Network("2001::/32")
+_SIX_TO_FOUR = ipaddress.IPv6Network("2002::/16")
+# IANA special-purpose blocks that are not globally reachable, for Python versions whose tables predate them
+_NOT_GLOBAL_V4 = tuple(
+    ipaddress.IPv4Network(n)
+    for n in (
+        "0.0.0.0/8",
+        "100.64.0.0/10",
+        "192.0.0.0/24",
+        "192.0.2.0/24",
+        "192.88.99.0/24",
+        "198.18.0.0/15",
+        "198.51.100.0/24",
+        "203.0.113.0/24",
+        "240.0.0.0/4",
+    )
+)
+_GLOBAL_V4 = (ipaddress.IPv4Address("192.0.0.9"), ipaddress.IPv4Address("192.0.0.10"))  # PCP, TURN anycast
+_NOT_GLOBAL_V6 = tuple(ipaddress.IPv6Network(n) for n in ("2001:db8::/32", "3fff::/20", "5f00::/16",
+                                                          "100::/64", "fec0::/10"))  # fmt: skip
+
+
+def _public_v4(ip: ipaddress.IPv4Address) -> bool:
+    if ip not in _GLOBAL_V4 and any(ip in net for net in _NOT_GLOBAL_V4):
+        return False
+    return ip.is_global and not (
+        ip.is_private or ip.is_loopback or ip.is_link_local or ip.is_multicast
+        or ip.is_reserved or ip.is_unspecified
+    )  # fmt: skip
+
+
+def _low32(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address:
+    return ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+
+
+def _public_v6(ip: ipaddress.IPv6Address) -> bool:
+    if ip.scope_id:
+        return False  # fe80::1%eth0: a scoped address is local by definition
+    if ip in _V6_MAPPED or ip in _V6_TRANSLATED or ip in _NAT64_WELL_KNOWN:
+        return _public_v4(_low32(ip))  # reaches exactly the embedded IPv4 address
+    if ip in _V6_COMPATIBLE or ip in _NAT64_LOCAL_USE:
+        return False  # deprecated form (and ::, ::1); a local translator reaches the local network
+    if ip in _TEREDO:
+        server, client = ip.teredo or (ipaddress.IPv4Address(0), ipaddress.IPv4Address(0))
+        if not (_public_v4(server) and _public_v4(client)):
+            return False
+    if ip in _SIX_TO_FOUR and not _public_v4(ip.sixtofour or ipaddress.IPv4Address(0)):
+        return False
+    if any(ip in net for net in _NOT_GLOBAL_V6):
+        return False
+    return ip.is_global and not (
+        ip.is_private or ip.is_loopback or ip.is_link_local or ip.is_site_local or ip.is_multicast
+        or ip.is_reserved or ip.is_unspecified
+    )  # fmt: skip
+
+
 def is_public(address: str) -> bool:
-    """A global unicast address, also when an IPv6 form embeds a non-public IPv4 one."""
+    """A global unicast address by every ``ipaddress`` test, the IPv4 address an IPv6 form embeds included.
+
+    IPv6 forms that carry an IPv4 address are judged by it: IPv4-mapped
+    (``::ffff:a.b.c.d``), IPv4-translated (``::ffff:0:a.b.c.d``), NAT64's
+    well-known prefix (``64:ff9b::/96``), 6to4 (``2002::/16``) and Teredo
+    (server and client). The deprecated IPv4-compatible form (``::a.b.c.d``),
+    NAT64's local-use prefix (``64:ff9b:1::/48``), site-local ``fec0::/10``
+    and scoped addresses are never public.
+    """
     try:
         ip = ipaddress.ip_address(address)
     except ValueError:
         return False
     if isinstance(ip, ipaddress.IPv6Address):
-        embedded = ip.ipv4_mapped or ip.sixtofour
-        if embedded is None and ip in ipaddress.IPv6Network("64:ff9b::/96"):
-            embedded = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
-        if embedded is not None and not is_public(str(embedded)):
-            return False
-    return ip.is_global and not ip.is_multicast
+        return _public_v6(ip)
+    return _public_v4(ip)
 
 
 def checked_addresses(host: str, port: int, allow_private: bool) -> list[str]:
