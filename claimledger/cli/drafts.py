@@ -7,6 +7,7 @@ writes [D] marks: it did its job; use ``lint`` or ``check`` to gate.
 
 from __future__ import annotations
 
+import hashlib
 import sys
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ from claimledger.cli._draft_options import (
     sources_from,
 )
 from claimledger.cli._group import cli
-from claimledger.load.fetch import atomic_write
+from claimledger.load.fetch import FileChanged, FileIdentity, atomic_write, replace_if_unchanged
 from claimledger.model.report import EXIT_USAGE
 
 _LEDGER = click.option("--ledger", "-l", type=click.Path(path_type=Path),
@@ -81,10 +82,13 @@ def mark_cmd(draft: Path, ledger: Path | None, output: Path | None, in_place: bo
         ensure_receipt_target(receipt)
         sources = sources_from(kw)
         config = config_from(kw)
+        identity = _read_identity(draft) if in_place and not check_only else None
         result = mark(draft, ledger=ledger, sources=sources, config=config, fmt=kw["draft_format"])
         target = draft if in_place else output
         if check_only:
             target = None
+        elif identity is not None:
+            _replace_in_place(draft, identity, result.original, result.text)
         elif target is not None:
             atomic_write(target, result.text.encode("utf-8"))
         else:
@@ -105,6 +109,27 @@ def mark_cmd(draft: Path, ledger: Path | None, output: Path | None, in_place: bo
     c = result.counts
     click.echo(f"claimledger mark: {c['V']} [V], {c['D']} [D], {c['changed']} changed or added", err=True)
     sys.exit(1 if check_only and result.changed else 0)
+
+
+def _read_identity(draft: Path) -> FileIdentity | None:
+    try:
+        return FileIdentity.read(draft)[0]
+    except OSError:
+        return None  # mark() reports the unreadable draft with its own message
+
+
+def _replace_in_place(draft: Path, identity: FileIdentity, original: str, marked: str) -> None:
+    """Replace DRAFT only if it is still the file that was marked, and only if something changes."""
+    if hashlib.sha256(original.encode("utf-8")).hexdigest() != identity.sha256:
+        _fail_input(f"{draft} changed while it was being marked; nothing was written. Run mark again")
+    data = marked.encode("utf-8")
+    if hashlib.sha256(data).hexdigest() == identity.sha256:
+        return  # nothing to change: the file is left untouched (same bytes, same modification time)
+    try:
+        replace_if_unchanged(draft, identity, data)
+    except FileChanged:
+        _fail_input(f"{draft} changed while it was being marked (an edit or another program); "
+                    "nothing was written, your edit is kept. Run mark again")  # fmt: skip
 
 
 @cli.command("lint")
