@@ -1,12 +1,16 @@
 """What the MCP server and the HTTP service share: a root, confined paths, the runs.
 
 Every path a client gives (a ledger, a draft, a source, a dataset, a file to
-write) and every path a ledger declares is resolved (symlinks followed) and
-must stay inside the root given at start-up; a client path may not contain
-``..``. URL sources are refused unless the server was started with
+write) and every path a ledger declares must stay inside the root given at
+start-up; a client path may not contain ``..``. Nothing is opened by a path
+checked earlier: every file is opened through the root's directory descriptor
+(:mod:`claimledger.server._rootfs`, no symbolic link followed by the kernel)
+and copied into the request's private temporary folder, and the checks read
+only those copies; a file to write is written through its folder's
+descriptor. URL sources are refused unless the server was started with
 ``--allow-urls``. Inline content (ledger text, draft text, source text, CSV
-text) is written to a private temporary folder for the one request and removed
-afterwards, so the same gate code runs as for the CLI.
+text) goes to the same private folder, removed afterwards, so the same gate
+code runs as for the CLI.
 
 Each run returns :meth:`claimledger.Report.to_dict`, with absolute paths under
 the root or the temporary folder shortened (``draft.md``, ``<inline>/draft.md``)
@@ -16,6 +20,7 @@ so that a reply never shows where the server keeps its files.
 from __future__ import annotations
 
 import dataclasses
+import posixpath
 import shutil
 import tempfile
 import threading
@@ -31,6 +36,7 @@ from claimledger.load.ledger import load_ledger, parse_ledger
 from claimledger.load.sources import is_url
 from claimledger.model.claim import Ledger
 from claimledger.model.report import Report
+from claimledger.server._rootfs import RootError, RootFS
 
 # checks share module-level state (metric registry, caches): one run at a time per process
 _RUN_LOCK = threading.Lock()
@@ -138,13 +144,27 @@ def _reject_dotdot(given: str, what: str) -> None:
         raise PathOutsideRoot(f"{what} {given!r}: `..` is not allowed; give a path inside the root")
 
 
+_ROOT_ERRORS: dict[str, type[ServeError]] = {
+    "outside": PathOutsideRoot, "missing": PathNotFound, "not_file": BadRequest, "not_dir": PathNotFound,
+    "io": BadRequest,
+}  # fmt: skip
+
+
+def _refused(exc: RootError, what: str, given: str) -> ServeError:
+    detail = exc.message
+    if exc.kind == "outside":
+        detail += " (symbolic links are followed only while they stay inside the root)"
+    return _ROOT_ERRORS[exc.kind](f"{what} {given!r} {detail}")
+
+
 @dataclasses.dataclass(frozen=True)
 class Workspace:
-    """The root every path must stay in, and the base configuration of every run."""
+    """The root every path must stay in (open as a directory descriptor), and the base configuration of every run."""
 
     root: Path
     config: GateConfig = dataclasses.field(default_factory=GateConfig)
     allow_urls: bool = False
+    fs: RootFS = dataclasses.field(default=None, compare=False, repr=False)  # type: ignore[assignment]
 
     @classmethod
     def open(
@@ -156,45 +176,27 @@ class Workspace:
             raise InputError(f"--root {root}: no such folder") from None
         if not resolved.is_dir():
             raise InputError(f"--root {root}: not a folder")
-        return cls(resolved, config or GateConfig(), allow_urls)
+        try:
+            fs = RootFS(resolved)
+        except OSError as exc:
+            raise InputError(f"--root {root}: cannot open ({exc.strerror})") from None
+        return cls(resolved, config or GateConfig(), allow_urls, fs)
 
-    def inside(self, path: Path) -> bool:
-        return path == self.root or path.is_relative_to(self.root)
-
-    def resolve(self, given: str, *, what: str, must_exist: bool = True) -> Path:
-        """A client's path: relative to the root (or absolute inside it), no ``..``, symlinks followed."""
+    def client_parts(self, given: str, *, what: str) -> list[str]:
+        """A client's path as components under the root: relative (or absolute inside it), no ``..``."""
         if not isinstance(given, str) or not given.strip() or "\x00" in given:
             raise BadRequest(f"{what}: expected a path relative to the root")
         if is_url(given):
             raise BadRequest(f"{what} {given!r}: give a path under the root, not a URL")
         _reject_dotdot(given, what)
-        candidate = Path(given).expanduser()
-        if not candidate.is_absolute():
-            candidate = self.root / candidate
-        resolved = candidate.resolve(strict=False)
-        if not self.inside(resolved):
-            raise PathOutsideRoot(f"{what} {given!r} is outside the server's root (symlinks are followed)")
-        if must_exist and not resolved.exists():
-            raise PathNotFound(f"{what} {given!r} not found under the root")
-        return resolved
-
-    def declared(self, origin: str, base: Path, what: str) -> str:
-        """A path a ledger declares (relative to the ledger's folder): kept only if it stays inside the root."""
-        if is_url(origin):
-            if not self.allow_urls:
-                raise UrlRefused(f"{what} is a URL ({origin}); this server reads only files under its root "
-                                 "(start it with --allow-urls to fetch public URLs)")  # fmt: skip
-            return origin
-        candidate = Path(origin).expanduser()
-        if not candidate.is_absolute():
-            candidate = base / candidate
-        resolved = candidate.resolve(strict=False)
-        if not self.inside(resolved):
-            raise PathOutsideRoot(f"{what} {origin!r} is outside the server's root")
-        return str(resolved)
+        try:
+            return self.fs.parts(str(Path(given).expanduser()) if given.startswith("~") else given)
+        except RootError as exc:
+            raise _refused(exc, what, given) from None
 
     def display(self, path: Path) -> str:
-        return str(path.relative_to(self.root)) if self.inside(path) and path != self.root else str(path)
+        inside = path == self.root or path.is_relative_to(self.root)
+        return str(path.relative_to(self.root)) if inside and path != self.root else str(path)
 
     def run_config(self, options: Options | None) -> GateConfig:
         if options is None:
@@ -208,11 +210,18 @@ def _content(value: ContentArg) -> Content:
 
 
 class Run:
-    """One request: its private temporary folder (created on first use, removed on close)."""
+    """One request: its private temporary folder (created on first use, removed on close).
+
+    Every file under the root that the request names (or its ledger declares)
+    is opened through the root's directory descriptor and copied into
+    ``<tmp>/root/<its path>``; the checks read only those copies, so what is
+    read is exactly what was confined, whatever happens to the root meanwhile.
+    """
 
     def __init__(self, ws: Workspace) -> None:
         self.ws = ws
         self._tmp: Path | None = None
+        self._copies: dict[tuple[str, ...], Path] = {}
 
     def __enter__(self) -> Run:
         return self
@@ -232,6 +241,49 @@ class Run:
         path.write_text(text, encoding="utf-8")
         return path
 
+    def _copy(
+        self, parts: list[str], what: str, given: str, *, limit: int | None = None
+    ) -> tuple[Path, list[str]]:
+        """The private copy of the root's file ``parts`` (read through the root's descriptor)."""
+        key = tuple(parts)
+        if key in self._copies:
+            path = self._copies[key]
+            return path, list(path.relative_to(self.tmp() / "root").parts)
+        staging = self.tmp() / "staging" / str(len(self._copies))
+        try:
+            canonical = self.ws.fs.copy_to(parts, staging, limit)
+        except RootError as exc:
+            raise _refused(exc, what, given) from None
+        dest = self.tmp().joinpath("root", *canonical)
+        if dest.exists():  # the same file by another spelling (a link inside the root)
+            staging.unlink()
+        else:
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            staging.rename(dest)
+        self._copies[key] = dest
+        return dest, canonical
+
+    def _client_copy(self, given: str, what: str, limit: int | None = None) -> tuple[Path, list[str]]:
+        return self._copy(self.ws.client_parts(given, what=what), what, given, limit=limit)
+
+    def _declared(self, origin: str, base: tuple[str, ...], what: str, limit: int | None) -> str:
+        """A path a ledger declares (relative to the ledger's folder): a private copy, or a missing path."""
+        if is_url(origin):
+            if not self.ws.allow_urls:
+                raise UrlRefused(f"{what} is a URL ({origin}); this server reads only files under its root "
+                                 "(start it with --allow-urls to fetch public URLs)")  # fmt: skip
+            return origin
+        try:
+            parts = self.ws.fs.parts(
+                str(Path(origin).expanduser()) if origin.startswith("~") else origin, base
+            )
+            return str(self._copy(parts, what, origin, limit=limit)[0])
+        except RootError as exc:
+            raise _refused(exc, what, origin) from None
+        except PathNotFound:  # the checks report a missing source or dataset as a finding
+            shown = posixpath.normpath("/".join(parts)).lstrip("./") or "missing"
+            return str(self.tmp().joinpath("root", shown))
+
     # -- inputs -------------------------------------------------------------
 
     def ledger(
@@ -241,52 +293,59 @@ class Run:
         sources: Mapping[str, ContentArg] | None = None,
         datasets: Mapping[str, ContentArg] | None = None,
     ) -> Ledger:
-        """The ledger with every source and dataset path resolved and confined; inline ones added."""
-        base = self.ws.root
+        """The ledger with every source and dataset confined and copied; inline ones added."""
+        base: tuple[str, ...] = ()
         if value is None:
             parsed = Ledger(version=1)
         else:
             content = _content(value)
             if content.path is not None:
-                path = self.ws.resolve(content.path, what="ledger")
-                if not path.is_file():
-                    raise BadRequest(f"ledger {content.path!r} is not a file")
+                path, canonical = self._client_copy(content.path, "ledger")
                 parsed = load_ledger(path)
-                parsed._path = self.ws.display(path)
-                base = path.parent
+                parsed._path = "/".join(canonical)
+                base = tuple(canonical[:-1])
             else:
                 fmt = (content.format or "yaml").lower()
                 if fmt not in ("yaml", "yml", "json"):
                     raise BadRequest(f"ledger format {content.format!r}: expected yaml or json")
                 parsed = parse_ledger(content.text or "", "<inline ledger>", is_json=fmt == "json")
-        src = {sid: self.ws.declared(o, base, f"source {sid!r}") for sid, o in parsed.sources.items()}
-        data = {name: self.ws.declared(o, base, f"dataset {name!r}") for name, o in parsed.datasets.items()}
+        limit = self.ws.config.max_source_bytes
+        src = {sid: self._declared(o, base, f"source {sid!r}", limit) for sid, o in parsed.sources.items()}
+        data = {
+            name: self._declared(o, base, f"dataset {name!r}", None) for name, o in parsed.datasets.items()
+        }
         for i, (sid, item) in enumerate((sources or {}).items()):
-            src[sid] = self._file(item, f"source {sid!r}", f"source{i}", SOURCE_EXT, "text")
+            src[sid] = self._file(item, f"source {sid!r}", f"source{i}", SOURCE_EXT, "text", limit)
         for i, (name, item) in enumerate((datasets or {}).items()):
             if is_url(name) or not name.strip():
                 raise BadRequest(f"dataset name {name!r} is not valid")
-            data[name] = self._file(item, f"dataset {name!r}", f"dataset{i}", DATASET_EXT, "csv")
+            data[name] = self._file(item, f"dataset {name!r}", f"dataset{i}", DATASET_EXT, "csv", None)
         merged = parsed.model_copy(update={"sources": src, "datasets": data})
         merged._path, merged._sha256 = parsed._path, parsed._sha256
         return merged
 
-    def _file(self, value: ContentArg, what: str, stem: str, exts: Mapping[str, str], default: str) -> str:
+    def _file(
+        self,
+        value: ContentArg,
+        what: str,
+        stem: str,
+        exts: Mapping[str, str],
+        default: str,
+        limit: int | None,
+    ) -> str:
         content = _content(value)
         if content.path is not None:
-            return str(self.ws.resolve(content.path, what=what))
+            return str(self._client_copy(content.path, what, limit)[0])
         fmt = (content.format or default).lower()
         if fmt not in exts:
             raise BadRequest(f"{what}: format {content.format!r} is not one of {', '.join(sorted(exts))}")
         return str(self._write(stem + exts[fmt], content.text or ""))
 
     def draft(self, value: ContentArg) -> tuple[Path, str | None]:
-        """The draft file (under the root, or the inline text written to the temporary folder) and its format."""
+        """The draft (a private copy of the file under the root, or the inline text) and its format."""
         content = _content(value)
         if content.path is not None:
-            path = self.ws.resolve(content.path, what="draft")
-            if not path.is_file():
-                raise BadRequest(f"draft {content.path!r} is not a file")
+            path = self._client_copy(content.path, "draft")[0]
             fmt = content.format
         else:
             fmt = (content.format or "markdown").lower()
@@ -297,7 +356,15 @@ class Run:
             raise BadRequest(f"draft format {fmt!r}: expected markdown, latex or text")
         return path, fmt
 
+    def base_dir(self) -> Path:
+        """The folder relative paths resolve against: the private copy of the root (never the root itself)."""
+        folder = self.tmp() / "root"
+        folder.mkdir(exist_ok=True)
+        return folder
+
     def display(self, path: Path) -> str:
+        if self._tmp is not None and path.is_relative_to(self._tmp / "root"):
+            return str(path.relative_to(self._tmp / "root"))
         if self._tmp is not None and path.is_relative_to(self._tmp):
             return "<inline>/" + str(path.relative_to(self._tmp))
         return self.ws.display(path)
@@ -317,6 +384,8 @@ class Run:
     def _scrub(self, value: Any) -> Any:
         if isinstance(value, str):
             if self._tmp is not None:
+                copies = str(self._tmp / "root")
+                value = value.replace(copies + "/", "").replace(copies, ".")
                 value = value.replace(str(self._tmp) + "/", "<inline>/").replace(str(self._tmp), "<inline>")
             return value.replace(str(self.ws.root) + "/", "")
         if isinstance(value, dict):
@@ -358,7 +427,7 @@ def run_check(
     with _RUN_LOCK, Run(ws) as run:
         parsed = run.ledger(ledger, sources=sources, datasets=datasets)
         draft_path, fmt = run.draft(draft) if draft is not None else (None, None)
-        report = gate(parsed, config=ws.run_config(options), base_dir=ws.root, draft=draft_path,
+        report = gate(parsed, config=ws.run_config(options), base_dir=run.base_dir(), draft=draft_path,
                       allow=allow, section=section, draft_format=fmt)  # fmt: skip
         return run.envelope(report)
 
@@ -403,7 +472,7 @@ def _run_items(
     with _RUN_LOCK, Run(ws) as run:
         base = run.ledger(ledger, **declared)
         claims = [{"kind": kind, **item.model_dump(exclude_none=True)} for item in items]
-        report = gate(_claims_ledger(claims, base), config=ws.run_config(options), base_dir=ws.root)
+        report = gate(_claims_ledger(claims, base), config=ws.run_config(options), base_dir=run.base_dir())
         return run.envelope(report)
 
 
@@ -419,29 +488,24 @@ def run_mark(
 ) -> dict[str, Any]:
     """The draft with every mark recomputed; written (atomically, under the root) only when ``write_to`` is given."""
     from claimledger._drafts import mark
-    from claimledger.load.fetch import atomic_write
 
-    target = None
-    if write_to is not None:
-        target = ws.resolve(write_to, what="write_to", must_exist=False)
-        if target.is_dir():
-            raise BadRequest(f"write_to {write_to!r} is a folder")
-        if not target.parent.is_dir():
-            raise PathNotFound(f"write_to {write_to!r}: its folder does not exist under the root")
+    target = ws.client_parts(write_to, what="write_to") if write_to is not None else None
+    written: list[str] | None = None
     with _RUN_LOCK, Run(ws) as run:
         parsed = run.ledger(ledger, sources=sources, datasets=datasets)
         path, fmt = run.draft(draft)
         result = mark(path, ledger=parsed, config=ws.run_config(options), fmt=fmt)
         if target is not None:
+            assert write_to is not None
             try:
-                atomic_write(target, result.text.encode("utf-8"))
-            except OSError as exc:
-                raise BadRequest(f"write_to {write_to!r}: cannot write ({exc.strerror})") from None
+                written = ws.fs.write_atomic(target, result.text.encode("utf-8"))
+            except RootError as exc:
+                raise _refused(exc, "write_to", write_to) from None
         out = run.envelope(result.report)
         out["marked_text"] = result.text
         out["marks"] = result.counts
         out["changed"] = result.changed
-        out["written"] = ws.display(target) if target is not None else None
+        out["written"] = "/".join(written) if written is not None else None
         return out
 
 
