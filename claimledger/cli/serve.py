@@ -11,6 +11,7 @@ from claimledger._exceptions import InputError
 from claimledger.cli._common import _fail_input
 from claimledger.cli._group import cli
 from claimledger.cli._server_options import server_config, server_options
+from claimledger.server._pool import DEFAULT_MAX_REQUESTS, DEFAULT_QUEUE, DEFAULT_TIMEOUT
 
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 
@@ -38,16 +39,32 @@ DEFAULT_MAX_BYTES = 10 * 1024 * 1024
     "allowed_hosts",
     multiple=True,
     metavar="NAME",
-    help="Another host name the Host header may carry (repeatable; localhost names always allowed).",
+    help="Another host name the Host header may carry (repeatable; localhost names always allowed; "
+    "with --host 0.0.0.0 or :: also this machine's name). The check is on for every address.",
 )
+@click.option("--token-file", type=click.Path(path_type=Path, dir_okay=False), metavar="FILE",
+              help="File holding the bearer token every request but /healthz must send "
+              "(default: $CLAIMLEDGER_TOKEN). Required when --host is not loopback.")  # fmt: skip
+@click.option("--workers", type=click.IntRange(1, 256), default=None,
+              help="Worker processes running checks in parallel [default: the number of cores].")  # fmt: skip
+@click.option("--queue", type=click.IntRange(0, 100_000), default=DEFAULT_QUEUE, show_default=True,
+              help="Requests that may wait for a worker; one more is refused with 503 and Retry-After.")  # fmt: skip
+@click.option("--request-timeout", type=click.FloatRange(1), default=DEFAULT_TIMEOUT, show_default=True,
+              help="Seconds one request may run; it is then stopped (504, nothing verified).")  # fmt: skip
+@click.option("--worker-max-requests", type=click.IntRange(1), default=DEFAULT_MAX_REQUESTS, show_default=True,
+              help="A worker process is replaced after this many requests (memory levels off).")  # fmt: skip
 @server_options
-def serve_cmd(root: Path, host: str, port: int, max_bytes: int, allowed_hosts: tuple[str, ...], **kw: Any) -> None:
+def serve_cmd(root: Path, host: str, port: int, max_bytes: int, allowed_hosts: tuple[str, ...],
+              token_file: Path | None, workers: int | None, queue: int, request_timeout: float,
+              worker_max_requests: int, **kw: Any) -> None:  # fmt: skip
     """Serve JSON endpoints mirroring the CLI: POST /v1/check, /v1/mark, /v1/lint,
     /v1/audit; GET /openapi.json, /healthz.
 
-    Requests give inline content or paths under --root only. Needs the
-    optional extra: pip install 'claimledger[server]'. Exit code 2 when it is
-    missing or --root is not a folder.
+    Requests give inline content or paths under --root only. Checks run in
+    --workers processes; beyond loopback a bearer token is required
+    (--token-file or CLAIMLEDGER_TOKEN). Needs the optional extra: pip
+    install 'claimledger[server]'. Exit code 2 when it is missing, --root is
+    not a folder, or a token is needed and not given.
 
     \b
     Example:
@@ -58,7 +75,9 @@ def serve_cmd(root: Path, host: str, port: int, max_bytes: int, allowed_hosts: t
 
     try:
         serve(str(root), host=host, port=port, max_bytes=max_bytes, allowed_hosts=allowed_hosts,
-              config=server_config(kw), allow_urls=kw["allow_urls"])  # fmt: skip
+              config=server_config(kw), allow_urls=kw["allow_urls"],
+              token_file=str(token_file) if token_file is not None else None, workers=workers, queue=queue,
+              request_timeout=request_timeout, max_requests=worker_max_requests)  # fmt: skip
     except ImportError as exc:
         _fail_input(str(exc))
     except InputError as exc:

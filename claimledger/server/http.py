@@ -8,28 +8,36 @@ adds ``lint``. ``GET /openapi.json`` describes them (OpenAPI 3.1), ``GET
 
 Built on Starlette (routing, request streaming) and Uvicorn (the HTTP/1.1
 server): both small, typed and well kept, and already what the ``mcp`` SDK
-runs on, so the two extras share one stack. The gate itself is synchronous; a
-request runs it in a worker thread, one run at a time.
+runs on, so the two extras share one stack. The gate itself is synchronous;
+``serve`` runs it in a pool of worker processes (:mod:`claimledger.server._pool`):
+several checks at once, each bounded in time, the wait bounded in length.
 
 Errors are ``{"error": {"code", "message"}}``: 400 malformed JSON or request,
 403 a path outside the root (or a URL source without ``--allow-urls``), 404 a
 path not found, 405 wrong method, 413 a body over the size limit, 415 not
 ``application/json``, 422 an invalid ledger or unusable input, 500 an internal
-error (nothing verified). A request whose ``Host`` header names another host is
-refused (400), so a web page cannot reach the service through DNS rebinding.
+error (nothing verified), 503 busy (with ``Retry-After``), 504 a check stopped
+at its time limit. A request whose ``Host`` header names another host is
+refused (400), so a web page cannot reach the service through DNS rebinding;
+with a bearer token (required beyond loopback) every path but ``/healthz``
+answers 401 without it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hmac
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.json_schema import models_json_schema
 
 from claimledger._config import GateConfig
+from claimledger._exceptions import InputError
 from claimledger._version import __version__
 from claimledger.server._core import (
     Content,
@@ -40,6 +48,16 @@ from claimledger.server._core import (
     run_check,
     run_lint,
     run_mark,
+)
+from claimledger.server._pool import (
+    DEFAULT_MAX_REQUESTS,
+    DEFAULT_QUEUE,
+    DEFAULT_TIMEOUT,
+    Busy,
+    PoolError,
+    PoolSettings,
+    WorkerPool,
+    default_size,
 )
 
 INSTALL_HINT = "the HTTP service needs starlette and uvicorn: pip install 'claimledger[server]'"
@@ -105,7 +123,7 @@ class AuditRequest(_Request):
 class ErrorDetail(BaseModel):
     code: str = Field(description="bad_request, path_outside_root, url_refused, path_not_found, "
                       "method_not_allowed, not_found, too_large, unsupported_media_type, invalid_ledger, "
-                      "invalid_input, internal_error")  # fmt: skip
+                      "invalid_input, internal_error, unauthorized, busy, timeout, worker_died")  # fmt: skip
     message: str
 
 
@@ -117,6 +135,11 @@ class _HttpError(Exception):
     def __init__(self, status: int, code: str, message: str) -> None:
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
+
+
+def run_request(ws: Workspace, kind: str, req: BaseModel) -> dict[str, Any]:
+    """Run one validated request (in a worker process, or in this one when there is no pool)."""
+    return _runner(ws, kind, req)()
 
 
 def _runner(ws: Workspace, kind: str, req: BaseModel) -> Callable[[], dict[str, Any]]:
@@ -179,12 +202,15 @@ def openapi_document() -> dict[str, Any]:
     ref = {"$ref": "#/components/schemas/ErrorBody"}
     errors = {
         "400": "Malformed JSON or request (or a Host header naming another host)",
+        "401": "Missing or wrong bearer token (when the service was started with one)",
         "403": "A path outside the root, or a URL source without --allow-urls",
         "404": "A path not found under the root",
         "413": "Body over the size limit (--max-bytes)",
         "415": "Content-Type is not application/json",
         "422": "Invalid ledger or unusable input",
-        "500": "Internal error: nothing was verified",
+        "500": "Internal error, or the worker running the check died: nothing was verified",
+        "503": "Every worker is busy and the queue is full: try again after Retry-After seconds",
+        "504": "The check ran past --request-timeout and was stopped: nothing was verified",
     }
     paths: dict[str, Any] = {}
     for kind, (model, summary, answer) in ENDPOINTS.items():
@@ -219,18 +245,113 @@ def openapi_document() -> dict[str, Any]:
 
 
 def _host_allowed(host_header: str, allowed: frozenset[str]) -> bool:
-    if "*" in allowed:
-        return True
     host = host_header.strip().lower()
     if host.startswith("["):  # [::1]:8765
         host = host[1 : host.find("]")] if "]" in host else host
     elif host.count(":") == 1:
         host = host.split(":", 1)[0]
-    return host in allowed
+    return host.rstrip(".") in allowed
 
 
-def build_app(ws: Workspace, *, max_bytes: int = DEFAULT_MAX_BYTES, allowed_hosts: frozenset[str]) -> Any:
-    """The Starlette application; ``allowed_hosts`` are host names the Host header may carry (``*``: any)."""
+WILDCARD_BINDS = ("0.0.0.0", "::", "")
+
+
+def allowed_host_names(host: str, extra: tuple[str, ...] = ()) -> frozenset[str]:
+    """The names a request's Host header may carry: loopback names, the bound address, this machine's
+    names when bound to every address, and ``extra`` (``--allowed-host``)."""
+    import socket
+
+    names = {"localhost", "127.0.0.1", "::1"} | {h.strip().lower().rstrip(".") for h in extra if h.strip()}
+    if host in WILDCARD_BINDS:
+        for name in (socket.gethostname(), socket.getfqdn()):
+            if name:
+                names.add(name.lower())
+    else:
+        names.add(host.strip("[]").lower())
+    return frozenset(names)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether binding to ``host`` listens on this machine only."""
+    import ipaddress
+
+    if host.lower() in ("localhost", "localhost."):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False  # a name other than localhost may resolve anywhere
+
+
+def read_token(token_file: str | None) -> str | None:
+    """The bearer token: the file's content (surrounding whitespace stripped), else ``$CLAIMLEDGER_TOKEN``."""
+    import os
+
+    if token_file is not None:
+        try:
+            token = Path(token_file).read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError(
+                f"--token-file {token_file}: cannot read ({getattr(exc, 'strerror', None) or exc})"
+            ) from None
+        if not token:
+            raise InputError(f"--token-file {token_file}: the file is empty")
+        return token
+    token = os.environ.get("CLAIMLEDGER_TOKEN", "").strip()
+    return token or None
+
+
+class _Guard:
+    """ASGI middleware: the Host check on every request, the bearer token on every path but /healthz."""
+
+    def __init__(self, app: Any, allowed_hosts: frozenset[str], token: str | None) -> None:
+        self.app, self.allowed_hosts = app, allowed_hosts
+        self.token = token.encode("utf-8") if token else None
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        host = headers.get(b"host", b"").decode("latin-1")
+        if not _host_allowed(host, self.allowed_hosts):
+            await _send_error(
+                send, 400, "bad_request", "Host header names a host this service does not serve"
+            )
+            return
+        if self.token is not None and scope.get("path") != "/healthz":
+            scheme, _, given = headers.get(b"authorization", b"").partition(b" ")
+            # the scheme is case-insensitive (RFC 9110); the token is compared in constant time
+            if not (hmac.compare_digest(given.strip(), self.token) and scheme.lower() == b"bearer"):
+                await _send_error(send, 401, "unauthorized",
+                                  "missing or wrong bearer token: send Authorization: Bearer <token>",
+                                  [(b"www-authenticate", b'Bearer realm="claimledger"')])  # fmt: skip
+                return
+        await self.app(scope, receive, send)
+
+
+async def _send_error(send: Any, status: int, code: str, message: str,
+                      extra: list[tuple[bytes, bytes]] | None = None) -> None:  # fmt: skip
+    body = json.dumps({"error": {"code": code, "message": message}}).encode()
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        *(extra or []),
+    ]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+def build_app(
+    ws: Workspace,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    allowed_hosts: frozenset[str],
+    token: str | None = None,
+    pool: PoolSettings | None = None,
+) -> Any:
+    """The application; ``allowed_hosts`` are the names the Host header may carry, ``token`` the bearer
+    token every path but /healthz requires, ``pool`` the worker processes (None: run in this process)."""
     try:
         from starlette.applications import Starlette
         from starlette.concurrency import run_in_threadpool
@@ -241,11 +362,12 @@ def build_app(ws: Workspace, *, max_bytes: int = DEFAULT_MAX_BYTES, allowed_host
     except ImportError:
         raise ImportError(INSTALL_HINT) from None
 
-    def error(status: int, code: str, message: str) -> JSONResponse:
-        return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+    workers = WorkerPool(pool) if pool is not None else None
 
-    def host_ok(request: Request) -> bool:
-        return _host_allowed(request.headers.get("host", ""), allowed_hosts)
+    def error(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+        return JSONResponse(
+            {"error": {"code": code, "message": message}}, status_code=status, headers=headers
+        )
 
     async def read_json(request: Request) -> dict[str, Any]:
         ctype = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
@@ -270,12 +392,23 @@ def build_app(ws: Workspace, *, max_bytes: int = DEFAULT_MAX_BYTES, allowed_host
             raise _HttpError(400, "bad_request", "the body must be a JSON object")
         return data
 
+    async def execute(kind: str, req: BaseModel) -> JSONResponse:
+        if workers is None:
+            return JSONResponse(await run_in_threadpool(_runner(ws, kind, req)))
+        try:
+            answer = await workers.run(kind, req)
+        except Busy as exc:
+            return error(exc.status, exc.code, str(exc), {"Retry-After": "1"})
+        except PoolError as exc:
+            return error(exc.status, exc.code, str(exc))
+        if answer[0] == "ok":
+            return JSONResponse(answer[1])
+        return error(answer[1], answer[2], answer[3])
+
     def endpoint(kind: str) -> Callable[[Request], Any]:
         model = ENDPOINTS[kind][0]
 
         async def handle(request: Request) -> JSONResponse:
-            if not host_ok(request):
-                return error(400, "bad_request", "Host header names a host this service does not serve")
             try:
                 data = await read_json(request)
                 try:
@@ -285,7 +418,7 @@ def build_app(ws: Workspace, *, max_bytes: int = DEFAULT_MAX_BYTES, allowed_host
                     where = ".".join(str(p) for p in first["loc"]) or "body"
                     more = f" (and {len(exc.errors()) - 1} more)" if len(exc.errors()) > 1 else ""
                     raise _HttpError(400, "bad_request", f"{where}: {first['msg']}{more}") from None
-                result = await run_in_threadpool(_runner(ws, kind, req))
+                return await execute(kind, req)
             except _HttpError as exc:
                 return error(exc.status, exc.code, exc.message)
             except Exception as exc:  # every failure is a JSON error, never a traceback
@@ -295,20 +428,18 @@ def build_app(ws: Workspace, *, max_bytes: int = DEFAULT_MAX_BYTES, allowed_host
 
                     logging.getLogger("claimledger.http").exception("request failed")
                 return error(status, code, message)
-            return JSONResponse(result)
 
         return handle
 
     async def healthz(request: Request) -> JSONResponse:
-        if not host_ok(request):
-            return error(400, "bad_request", "Host header names a host this service does not serve")
-        return JSONResponse({"status": "ok", "version": __version__})
+        body: dict[str, Any] = {"status": "ok", "version": __version__}
+        if workers is not None:
+            body["pool"] = workers.stats()
+        return JSONResponse(body)
 
     document = openapi_document()
 
     async def openapi(request: Request) -> JSONResponse:
-        if not host_ok(request):
-            return error(400, "bad_request", "Host header names a host this service does not serve")
         return JSONResponse(document)
 
     async def http_error(request: Request, exc: Exception) -> JSONResponse:
@@ -316,9 +447,20 @@ def build_app(ws: Workspace, *, max_bytes: int = DEFAULT_MAX_BYTES, allowed_host
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "bad_request")
         return error(exc.status_code, code, str(exc.detail))
 
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Any) -> AsyncIterator[None]:
+        if workers is not None:
+            await workers.start()
+        try:
+            yield
+        finally:
+            if workers is not None:
+                await workers.stop()
+
     routes = [Route(f"/v1/{kind}", endpoint(kind), methods=["POST"]) for kind in ENDPOINTS]
     routes += [Route("/healthz", healthz, methods=["GET"]), Route("/openapi.json", openapi, methods=["GET"])]
-    return Starlette(routes=routes, exception_handlers={HTTPException: http_error})
+    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error}, lifespan=lifespan)
+    return _Guard(app, allowed_hosts, token)
 
 
 def serve(
@@ -330,19 +472,32 @@ def serve(
     allowed_hosts: tuple[str, ...] = (),
     config: GateConfig | None = None,
     allow_urls: bool = False,
+    token_file: str | None = None,
+    workers: int | None = None,
+    queue: int = DEFAULT_QUEUE,
+    request_timeout: float = DEFAULT_TIMEOUT,
+    max_requests: int = DEFAULT_MAX_REQUESTS,
 ) -> None:
-    """Run the service until interrupted (Ctrl-C or SIGTERM)."""
+    """Run the service until interrupted (Ctrl-C or SIGTERM). Refuses (:class:`InputError`) to listen
+    beyond loopback without a bearer token."""
     try:
         import uvicorn
     except ImportError:
         raise ImportError(INSTALL_HINT) from None
+    if "*" in allowed_hosts:
+        raise InputError("--allowed-host '*' would switch the Host check off; name each host clients use")
+    token = read_token(token_file)
+    if token is None and not is_loopback(host):
+        raise InputError(f"--host {host} listens beyond this machine: give a bearer token with --token-file FILE "
+                         "or CLAIMLEDGER_TOKEN (clients send Authorization: Bearer <token>)")  # fmt: skip
     ws = Workspace.open(root, config=config, allow_urls=allow_urls)
-    names = {h.lower() for h in allowed_hosts} | {host.lower(), "localhost", "127.0.0.1", "::1"}
-    if host in ("0.0.0.0", "::", "") and not allowed_hosts:
-        names.add("*")  # listening everywhere: any Host, unless --allowed-host narrows it
-    app = build_app(ws, max_bytes=max_bytes, allowed_hosts=frozenset(names))
+    settings = PoolSettings(ws.root, ws.config, allow_urls, size=workers or default_size(), queue=queue,
+                            timeout=request_timeout, max_requests=max_requests)  # fmt: skip
+    app = build_app(ws, max_bytes=max_bytes, allowed_hosts=allowed_host_names(host, allowed_hosts), token=token,
+                    pool=settings)  # fmt: skip
     shown = f"[{host}]" if ":" in host else host
-    print(f"claimledger serve: http://{shown}:{port} (root {ws.root}; OpenAPI at /openapi.json)",
+    print(f"claimledger serve: http://{shown}:{port} (root {ws.root}; {settings.size} workers; "
+          f"{'bearer token required' if token else 'no token'}; OpenAPI at /openapi.json)",
           file=sys.stderr, flush=True)  # fmt: skip
     uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False,
                 h11_max_incomplete_event_size=64 * 1024)  # fmt: skip

@@ -1,0 +1,195 @@
+"""The HTTP service as operators run it: bearer token, Host check, worker processes, queue, time limit.
+
+Every test talks to a real `claimledger serve` process on 127.0.0.1. The slow
+request is a real DuckDB query that would run until its 30 s SQL limit; the
+server's --request-timeout stops it first.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from claimledger.server.http import allowed_host_names, is_loopback
+from tests.surface_data import free_port, http_server, make_workspace
+
+TOKEN = "k3y-for-the-test-9f2c1d0e"
+SLOW_SQL = "SELECT count(*) FROM range(100000000000) t(i) WHERE hash(i) % 7 = 3"
+QUOTE = {"id": "Q", "kind": "quote", "source": "smith", "quote": "reduced errors by 37 percent"}
+
+
+def slow_body() -> dict[str, Any]:
+    ledger = f"version: 1\nclaims:\n  - {{id: N, kind: number, value: 3, sql: {SLOW_SQL!r}}}\n"
+    return {"ledger": {"text": ledger, "format": "yaml"}, "datasets": {"d": {"text": "x\n1\n", "format": "csv"}}}
+
+
+def fast_body() -> dict[str, Any]:
+    return {"ledger": "ledger.yaml"}
+
+
+@pytest.fixture(scope="module")
+def secured(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    base = tmp_path_factory.mktemp("secured")
+    root = make_workspace(base / "root")
+    (base / "token").write_text(f"  {TOKEN}\n\n", encoding="utf-8")  # surrounding whitespace is stripped
+    with http_server(root, base, "--token-file", str(base / "token"), "--workers", "1") as url:
+        yield {"url": url, "root": root}
+
+
+def test_healthz_needs_no_token(secured: dict[str, Any]) -> None:
+    r = httpx.get(secured["url"] + "/healthz")
+    assert r.status_code == 200 and r.json()["status"] == "ok"
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [{}, {"Authorization": "Bearer wrong"}, {"Authorization": f"Bearer {TOKEN}x"}, {"Authorization": TOKEN},
+     {"Authorization": f"Basic {TOKEN}"}, {"Authorization": f"Bearer {TOKEN[:-1]}"}, {"Authorization": "Bearer"}],
+)  # fmt: skip
+def test_every_other_endpoint_answers_401_without_the_right_token(
+    secured: dict[str, Any], headers: dict[str, str]
+) -> None:
+    url = secured["url"]
+    answers = [
+        httpx.post(url + "/v1/check", json=fast_body(), headers=headers),
+        httpx.post(url + "/v1/mark", json={"draft": "draft.md"}, headers=headers),
+        httpx.post(url + "/v1/lint", json={"draft": "draft.md"}, headers=headers),
+        httpx.post(url + "/v1/audit", json={"draft": "draft.md", "ledger": "ledger.yaml"}, headers=headers),
+        httpx.get(url + "/openapi.json", headers=headers),
+        httpx.get(url + "/no-such-page", headers=headers),
+    ]
+    for r in answers:
+        assert r.status_code == 401, (r.request.url, r.text)
+        assert r.json()["error"]["code"] == "unauthorized"
+        assert r.headers["www-authenticate"].startswith("Bearer")
+        assert TOKEN not in r.text
+
+
+def test_the_right_token_is_served(secured: dict[str, Any]) -> None:
+    for scheme in ("Bearer", "bearer"):
+        r = httpx.post(secured["url"] + "/v1/check", json=fast_body(), headers={"Authorization": f"{scheme} {TOKEN}"})
+        assert r.status_code == 200, r.text
+        assert r.json()["outcome"] in {"PASS", "PARTIAL", "FAIL"}
+
+
+def test_the_host_check_stays_on_with_a_token(secured: dict[str, Any]) -> None:
+    r = httpx.post(secured["url"] + "/v1/check", json=fast_body(),
+                   headers={"Authorization": f"Bearer {TOKEN}", "Host": "attacker.example"})  # fmt: skip
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad_request"
+
+
+def test_the_token_can_come_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = make_workspace(tmp_path / "root")
+    monkeypatch.setenv("CLAIMLEDGER_TOKEN", f" {TOKEN} ")
+    with http_server(root, tmp_path, "--workers", "1") as url:
+        assert httpx.post(url + "/v1/check", json=fast_body()).status_code == 401
+        ok = httpx.post(url + "/v1/check", json=fast_body(), headers={"Authorization": f"Bearer {TOKEN}"})
+        assert ok.status_code == 200
+
+
+def _serve(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    root = tmp_path / "root"
+    root.mkdir(exist_ok=True)
+    clean = {k: v for k, v in os.environ.items() if k != "CLAIMLEDGER_TOKEN"} | (env or {})
+    return subprocess.run(
+        [sys.executable, "-m", "claimledger", "serve", "--root", str(root), "--port", str(free_port()), *args],
+        capture_output=True, text=True, timeout=60, env=clean,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.0.2.10", "example.org"])
+def test_beyond_loopback_it_refuses_to_start_without_a_token(tmp_path: Path, host: str) -> None:
+    done = _serve(tmp_path, "--host", host)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--token-file" in lines[0] and "CLAIMLEDGER_TOKEN" in lines[0]
+    assert "Traceback" not in done.stderr
+
+
+def test_an_empty_token_file_or_a_wildcard_host_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "empty").write_text("  \n")
+    done = _serve(tmp_path, "--host", "0.0.0.0", "--token-file", str(tmp_path / "empty"))
+    assert done.returncode == 2 and "empty" in done.stderr
+    (tmp_path / "token").write_text(TOKEN)
+    done = _serve(tmp_path, "--token-file", str(tmp_path / "token"), "--allowed-host", "*")
+    assert done.returncode == 2 and "Host check" in done.stderr
+
+
+def test_allowed_hosts_for_every_bind_address() -> None:
+    assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost") and is_loopback("127.0.0.9")
+    assert not is_loopback("0.0.0.0") and not is_loopback("::") and not is_loopback("10.0.0.1")
+    everywhere = allowed_host_names("0.0.0.0")
+    assert "*" not in everywhere and "attacker.example" not in everywhere and "localhost" in everywhere
+    assert "ci.example" in allowed_host_names("0.0.0.0", ("CI.example.",))
+    assert "10.0.0.5" in allowed_host_names("10.0.0.5")
+
+
+# -- workers, queue, time limit ---------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def pooled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    base = tmp_path_factory.mktemp("pooled")
+    root = make_workspace(base / "root")
+    with http_server(root, base, "--workers", "2", "--queue", "1", "--request-timeout", "5") as url:
+        yield url
+
+
+def _pool(url: str) -> dict[str, int]:
+    stats: dict[str, int] = httpx.get(url + "/healthz").json()["pool"]
+    return stats
+
+
+def _wait_for(url: str, running: int, waiting: int = 0) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        stats = _pool(url)
+        if stats["running"] >= running and stats["waiting"] >= waiting:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"the pool never reached {running} running, {waiting} waiting: {_pool(url)}")
+
+
+def _wait_idle(url: str) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (_pool(url)["running"] or _pool(url)["waiting"]):
+        time.sleep(0.1)
+
+
+def test_a_slow_request_does_not_block_a_fast_one_and_is_stopped_at_its_time_limit(pooled: str) -> None:
+    _wait_idle(pooled)
+    with ThreadPoolExecutor(2) as ex, httpx.Client(base_url=pooled, timeout=120) as c:
+        slow: Future[httpx.Response] = ex.submit(c.post, "/v1/check", json=slow_body())
+        _wait_for(pooled, running=1)
+        fast = c.post("/v1/check", json=fast_body())
+        assert fast.status_code == 200 and not slow.done()  # answered while the slow one still runs
+        stopped = slow.result()
+    assert stopped.status_code == 504
+    assert stopped.json()["error"]["code"] == "timeout" and "nothing was verified" in stopped.json()["error"]["message"]
+    _wait_idle(pooled)
+    assert httpx.post(pooled + "/v1/check", json=fast_body(), timeout=60).status_code == 200  # worker replaced
+
+
+def test_a_full_queue_answers_503_with_retry_after(pooled: str) -> None:
+    _wait_idle(pooled)
+    with ThreadPoolExecutor(3) as ex, httpx.Client(base_url=pooled, timeout=120) as c:
+        busy = [ex.submit(c.post, "/v1/check", json=slow_body()) for _ in range(2)]
+        _wait_for(pooled, running=2)
+        queued = ex.submit(c.post, "/v1/check", json=slow_body())
+        _wait_for(pooled, running=2, waiting=1)
+        refused = c.post("/v1/check", json=fast_body())
+        assert refused.status_code == 503, refused.text
+        assert refused.json()["error"]["code"] == "busy" and int(refused.headers["retry-after"]) >= 1
+        answers = [f.result() for f in [*busy, queued]]
+    assert [a.status_code for a in answers] == [504, 504, 504]
+    _wait_idle(pooled)
+    assert httpx.post(pooled + "/v1/check", json=fast_body(), timeout=60).status_code == 200
