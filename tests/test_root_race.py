@@ -20,7 +20,7 @@ from tests.conftest import ROOT
 
 
 def test_no_read_or_write_escapes_the_root_while_a_folder_is_swapped_for_a_link() -> None:
-    attempts = int(os.environ.get("CLAIMLEDGER_RACE_ATTEMPTS", "300"))
+    attempts = int(os.environ.get("CLAIMLEDGER_RACE_ATTEMPTS", "200"))
     done = subprocess.run(
         [sys.executable, "scripts/race_roots.py", "--attempts", str(attempts), "--json"],
         cwd=ROOT, capture_output=True, text=True, timeout=600,
