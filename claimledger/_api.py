@@ -26,6 +26,7 @@ from claimledger.reconcile import assign_tier, outcome_of
 
 if TYPE_CHECKING:
     from claimledger.judge import Judge
+    from claimledger.refs.model import Reference
 
 Progress = Callable[[str, int, int], None]
 
@@ -195,11 +196,31 @@ def _check_draft(
     from claimledger.extract.marks import Analysis
 
     d = read_draft(draft, fmt)
-    analysis = Analysis(d, known_keys=set(ledger.sources), min_chars=ctx.config.min_quote_chars)
+    known = set(ledger.sources) | set(ledger._reference_keys)
+    analysis = Analysis(d, known_keys=known, min_chars=ctx.config.min_quote_chars)
     run = DraftRun(d, ledger, ledger._path, ctx, analysis, DraftChecker(analysis, ctx))
     added = draft_findings(run, allow, section)
     findings.extend(added)
     return len(added)
+
+
+def _references_step(
+    references: Sequence[Reference], config: GateConfig, progress: Progress | None, findings: list[Finding]
+) -> None:
+    """Every bibliography entry against the services (claim_id = its citation key)."""
+    from claimledger.refs import verify_references
+    from claimledger.refs.findings import settings_from, verdict_findings
+
+    def tick(done: int, total: int, key: str) -> None:
+        if progress:
+            progress("checking references", done, total)
+
+    try:
+        verdicts = verify_references(references, settings_from(config), tick)
+        findings.extend(verdict_findings(verdicts))
+    except Exception as exc:  # fail closed: no reference is verified by a crash
+        findings.extend(_crashed(r.key, "reference", Reason.CHECK_CRASHED, exc, "checking references")
+                        for r in references)  # fmt: skip
 
 
 def gate(
@@ -253,6 +274,10 @@ def gate(
         merged = parsed.model_copy(update={"sources": {**parsed.sources, **sources}})
         merged._path, merged._sha256 = parsed._path, parsed._sha256
         parsed = merged
+    from claimledger.refs.findings import ledger_references
+
+    references = ledger_references(parsed, folder, config.bib_files)
+    parsed._reference_keys = frozenset(r.key for r in references)
     ctx = RunContext.create(parsed, folder, config)
     findings: list[Finding] = []
     try:
@@ -266,10 +291,12 @@ def gate(
             findings.extend(_run_claim(claim, ctx))
         if progress:
             progress("checking claims", total, total)
-        draft_total = 0
+        if references:
+            _references_step(references, config, progress, findings)
+        draft_total = len(references)
         if draft is not None:
             try:
-                draft_total = _check_draft(draft, parsed, ctx, findings, allow, section, draft_format)
+                draft_total += _check_draft(draft, parsed, ctx, findings, allow, section, draft_format)
             except InputError:
                 raise
             except Exception as exc:  # fail closed: the draft's marks and figures are not verified
@@ -315,6 +342,12 @@ def gate(
         )
         if summary is not None:
             report.reproducibility["summary_support"] = summary
+        if references and config.offline:
+            report.notes.append("--offline: no reference was looked up; every entry is LOW 'not checked'")
+        if references:
+            report.reproducibility["references"] = {
+                "entries": len(references), "offline": config.offline, "timeout": config.refs_timeout,
+            }  # fmt: skip
     finally:
         ctx.close()
     if not config.fail_closed:

@@ -14,6 +14,7 @@ DEFAULT_SQL_TIMEOUT = 30.0
 DEFAULT_SQL_MEMORY = "2GB"
 DEFAULT_PDF_TIMEOUT = 60.0
 DEFAULT_MAX_SOURCE_CHARS = 20_000_000  # text extracted from one PDF or HTML source
+DEFAULT_REFS_TIMEOUT = 10.0
 
 
 @dataclass(frozen=True)
@@ -35,3 +36,6 @@ class GateConfig:
     max_source_chars: int = DEFAULT_MAX_SOURCE_CHARS
     metrics_files: tuple[Path, ...] = field(default=())
     index_cache: bool = True
+    bib_files: tuple[Path, ...] = field(default=())  # --bib: bibliographies checked beside the ledger's
+    offline: bool = False  # --offline: references are not looked up (LOW "not checked")
+    refs_timeout: float = DEFAULT_REFS_TIMEOUT  # seconds per reference-service request

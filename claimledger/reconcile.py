@@ -81,6 +81,15 @@ REASON_TIER: dict[Reason, Tier | None] = {
     Reason.UNLISTED_QUOTE: Tier.HIGH,
     Reason.UNLISTED_CITATION: Tier.HIGH,
     Reason.RECEIPT_MISMATCH: Tier.HIGH,
+    Reason.REFERENCE_VERIFIED: None,
+    Reason.REFERENCE_NOT_FOUND: Tier.HIGH,
+    Reason.REFERENCE_MISMATCH: Tier.HIGH,
+    Reason.DOI_RESOLVES_ELSEWHERE: Tier.HIGH,
+    Reason.REFERENCE_RETRACTED: Tier.HIGH,
+    Reason.REFERENCE_CORRECTED: Tier.LOW,
+    Reason.REFERENCE_PARTLY_CONFIRMED: Tier.LOW,
+    Reason.REFERENCE_SERVICE_ERROR: Tier.MED,
+    Reason.REFERENCE_NOT_CHECKED: Tier.LOW,
 }
 
 # Only these discrepancies can be explained by an author_alternative.

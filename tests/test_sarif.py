@@ -70,7 +70,7 @@ def test_rules_describe_every_reason_and_results_point_at_them() -> None:
     rules = run["tool"]["driver"]["rules"]
     ids = [rule["id"] for rule in rules]
     assert len(ids) == len(set(ids))
-    assert set(ids) == {r.value for r in Reason} - {"quote_found", "number_match"}
+    assert set(ids) == {r.value for r in Reason} - {"quote_found", "number_match", "reference_verified"}
     for rule in rules:
         assert rule["shortDescription"]["text"].endswith(".") and len(rule["shortDescription"]["text"]) > 10
         assert rule["defaultConfiguration"]["level"] in {"error", "warning", "note"}
@@ -190,5 +190,5 @@ def test_every_reason_code_has_its_own_rule_text() -> None:
     from claimledger.model.finding import Reason
     from claimledger.output.sarif import RULE_DESCRIPTIONS
 
-    verified = {Reason.QUOTE_FOUND, Reason.NUMBER_MATCH}
+    verified = {Reason.QUOTE_FOUND, Reason.NUMBER_MATCH, Reason.REFERENCE_VERIFIED}
     assert {r.value for r in Reason if r not in verified} <= set(RULE_DESCRIPTIONS)

@@ -136,11 +136,11 @@ class Auditor:
             if not lo <= c.start < hi:
                 continue
             for key, start in zip(c.keys, c.key_starts, strict=True):
-                if key in self.cited_sources or _allowed(key, allow):
-                    continue
+                if key in self.cited_sources or key in self.ledger._reference_keys or _allowed(key, allow):
+                    continue  # a bibliography key is checked by the reference check, under its own id
                 declared = key in self.ledger.sources
                 why = ("no ledger claim cites it" if declared
-                       else "it is not declared under `sources:` either (a citation nothing backs)")  # fmt: skip
+                       else "it is not declared under `sources:` nor in the bibliography (a citation nothing backs)")  # fmt: skip
                 findings.append(self._finding(
                     start, Reason.UNLISTED_CITATION, key, f"citation key {key!r} is unlisted: {why}",
                 ))  # fmt: skip

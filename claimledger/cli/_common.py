@@ -21,6 +21,7 @@ from claimledger._config import (
     DEFAULT_MAX_SOURCE_BYTES,
     DEFAULT_MIN_QUOTE_CHARS,
     DEFAULT_PDF_TIMEOUT,
+    DEFAULT_REFS_TIMEOUT,
     DEFAULT_SQL_MEMORY,
     DEFAULT_SQL_TIMEOUT,
     DEFAULT_TOLERANCE,
@@ -204,6 +205,19 @@ def run_options(fn: Any) -> Any:
     return _apply(fn, options)
 
 
+def refs_options(fn: Any) -> Any:
+    """--bib, --offline, --refs-timeout: the reference check (``check`` and ``refs``)."""
+    options = [
+        click.option("--bib", "bib", type=click.Path(path_type=Path, dir_okay=False), multiple=True,
+                     help="BibTeX/BibLaTeX (.bib) or CSL-JSON (.json) bibliography to check (repeatable)."),
+        click.option("--offline", is_flag=True,
+                     help="Do not ask the reference services: every entry is LOW 'not checked'."),
+        click.option("--refs-timeout", type=click.FloatRange(0.1), default=DEFAULT_REFS_TIMEOUT,
+                     show_default=True, help="Seconds per reference-service request (Crossref, DataCite, arXiv, OpenAlex)."),
+    ]  # fmt: skip
+    return _apply(fn, options)
+
+
 def common_check_options(fn: Any) -> Any:
     return report_options(run_options(fn))
 
@@ -223,6 +237,9 @@ def config_from(kw: dict[str, Any]) -> GateConfig:
         sql_timeout=kw.get("sql_timeout", DEFAULT_SQL_TIMEOUT),
         sql_memory_limit=kw.get("sql_memory_limit", DEFAULT_SQL_MEMORY),
         metrics_files=tuple(kw["metrics_files"]),
+        bib_files=tuple(kw.get("bib") or ()),
+        offline=bool(kw.get("offline", False)),
+        refs_timeout=kw.get("refs_timeout") or DEFAULT_REFS_TIMEOUT,
     )
 
 

@@ -11,7 +11,15 @@ import click
 from claimledger._api import gate
 from claimledger._exceptions import InputError
 from claimledger._receipts import ensure_receipt_target, write_run_receipt
-from claimledger.cli._common import _emit, _fail_input, _Progress, common_check_options, config_from, render
+from claimledger.cli._common import (
+    _emit,
+    _fail_input,
+    _Progress,
+    common_check_options,
+    config_from,
+    refs_options,
+    render,
+)
 from claimledger.cli._draft_options import allow_from, allow_options, source_options, sources_from
 from claimledger.cli._group import cli
 from claimledger.extract.draft import detect_format, read_draft
@@ -23,6 +31,7 @@ if TYPE_CHECKING:
 @cli.command()
 @click.argument("draft", required=False, type=click.Path(path_type=Path))
 @common_check_options
+@refs_options
 @source_options
 @allow_options
 @click.option("--receipt", type=click.Path(path_type=Path, dir_okay=False),
@@ -43,6 +52,9 @@ def check(draft: Path | None, receipt: Path | None, **kw: Any) -> None:
     With DRAFT (.md, .qmd, .tex or text) the draft is checked too: every
     [V]/[D] mark is re-verified and every figure, quotation and citation key
     that no ledger claim backs is a HIGH finding (the unlisted audit).
+
+    Every bibliography entry (the ledger's `references:` and `bibliography:`,
+    and --bib files) is looked up on Crossref, DataCite, arXiv and OpenAlex.
 
     \b
     Without --judge the semantic check is not run, and the report says so.

@@ -170,6 +170,23 @@ class MetricDef(BaseModel):
 Claim = Annotated[QuoteClaim | NumberClaim | NegativeClaim, Field(discriminator="kind")]
 
 
+class LedgerReference(BaseModel):
+    """A bibliography entry written in the ledger (``references:``); its ``key`` is the citation key."""
+
+    model_config = ConfigDict(extra="forbid")
+    key: str = Field(min_length=1, description="The citation key the draft uses ([@key], \\cite{key}).")
+    title: str | None = Field(default=None, description="The work's title.")
+    authors: list[str] | str | None = Field(
+        default=None, description='Authors: a list ("Vaswani, Ashish") or one string joined by " and ".'
+    )
+    year: int | str | None = Field(default=None, description="Year of publication.")
+    venue: str | None = Field(default=None, description="Journal, proceedings or series (compared when given).")
+    doi: str | None = Field(default=None, description="DOI (10.xxxx/... or a doi.org URL).")
+    arxiv: str | None = Field(default=None, description="arXiv id (2101.00001 or arXiv:hep-th/9901001).")
+    url: str | None = Field(default=None, description="A URL of the work (informational).")
+    type: str | None = Field(default=None, description="Entry type (article, inproceedings, ...), informational.")
+
+
 class Ledger(BaseModel):
     """The ledger file: declared sources, datasets, SQL metrics and claims."""
 
@@ -194,9 +211,16 @@ class Ledger(BaseModel):
         description="Further questions by id: per section (`section:`) or named by a claim's `answers:`.",
     )
     claims: list[Claim] = Field(default_factory=list)
+    bibliography: list[str] | str | None = Field(
+        default=None, description="BibTeX/BibLaTeX (.bib) or CSL-JSON (.json) file(s), relative to the ledger."
+    )
+    references: list[LedgerReference] = Field(
+        default_factory=list, description="Bibliography entries written in the ledger (checked like --bib)."
+    )
 
     _path: str | None = PrivateAttr(default=None)
     _sha256: str | None = PrivateAttr(default=None)
+    _reference_keys: frozenset[str] = PrivateAttr(default=frozenset())  # set by the gate once bibliographies are read
 
     def metric_sql(self, name: str) -> str | None:
         m = self.metrics.get(name)
@@ -218,6 +242,11 @@ class Ledger(BaseModel):
                 raise ValueError(
                     f"claim {claim.id!r} answers {claim.answers!r}, which is not an id under `questions:` ({known})"
                 )
+        keys: set[str] = set()
+        for ref in self.references:
+            if ref.key in keys:
+                raise ValueError(f"duplicate reference key {ref.key!r}")
+            keys.add(ref.key)
         return self
 
     def question_for(self, claim_answers: str | Question | None, section: str | None = None) -> Question | None:
@@ -234,3 +263,8 @@ class Ledger(BaseModel):
         if isinstance(self.question, str):
             return Question(text=self.question)
         return self.question
+
+    def bibliography_files(self) -> list[str]:
+        if self.bibliography is None:
+            return []
+        return [self.bibliography] if isinstance(self.bibliography, str) else list(self.bibliography)

@@ -95,6 +95,16 @@ class Reason(StrEnum):
     UNLISTED_QUOTE = "unlisted_quote"
     UNLISTED_CITATION = "unlisted_citation"
     RECEIPT_MISMATCH = "receipt_mismatch"
+    # references (claimledger.refs): bibliography entries against Crossref, DataCite, arXiv, OpenAlex
+    REFERENCE_VERIFIED = "reference_verified"
+    REFERENCE_NOT_FOUND = "reference_not_found"
+    REFERENCE_MISMATCH = "reference_mismatch"
+    DOI_RESOLVES_ELSEWHERE = "doi_resolves_elsewhere"
+    REFERENCE_RETRACTED = "reference_retracted"
+    REFERENCE_CORRECTED = "reference_corrected"
+    REFERENCE_PARTLY_CONFIRMED = "reference_partly_confirmed"
+    REFERENCE_SERVICE_ERROR = "reference_service_error"
+    REFERENCE_NOT_CHECKED = "reference_not_checked"
 
 
 @dataclass(frozen=True)

@@ -113,9 +113,18 @@ RULE_DESCRIPTIONS: dict[str, str] = {
     "unlisted_quote": "A quotation in the draft or its summary that no ledger claim backs.",
     "unlisted_citation": "A citation in the draft or its summary that no ledger claim backs.",
     "receipt_mismatch": "The verification receipt does not match the draft, ledger or sources as they are now.",
+    "reference_verified": "A bibliography entry confirmed, field by field, by a bibliographic service.",
+    "reference_not_found": "A bibliography entry that no service knows: its identifier does not resolve and no search hit matches.",
+    "reference_mismatch": "A bibliography entry whose work exists but whose title, authors, year, venue or identifier differ.",
+    "doi_resolves_elsewhere": "A bibliography entry whose DOI or arXiv id belongs to another work.",
+    "reference_retracted": "A bibliography entry whose work has been retracted or withdrawn.",
+    "reference_corrected": "A bibliography entry whose work has an erratum or correction (the work stands).",
+    "reference_partly_confirmed": "A bibliography entry whose work exists but a given field is in no record to compare.",
+    "reference_service_error": "A bibliography entry that could not be checked: a service failed, timed out or refused.",
+    "reference_not_checked": "A bibliography entry not checked (--offline).",
 }
 
-_VERIFIED_REASONS = frozenset({Reason.QUOTE_FOUND, Reason.NUMBER_MATCH})
+_VERIFIED_REASONS = frozenset({Reason.QUOTE_FOUND, Reason.NUMBER_MATCH, Reason.REFERENCE_VERIFIED})
 
 
 def _describe(reason: Reason) -> str:

@@ -32,22 +32,22 @@ class MatchOptions:
 
     @classmethod
     def from_env(cls) -> MatchOptions:
-        """``CLAIMLEDGER_REFS_TITLE`` / ``_AUTHORS`` / ``_VENUE`` (0-1) and ``_YEAR_SLACK`` override defaults."""
+        """``CLAIMLEDGER_REFS_TITLE`` / ``CLAIMLEDGER_REFS_AUTHORS`` / ``CLAIMLEDGER_REFS_VENUE`` (0-1) and
+        ``CLAIMLEDGER_REFS_YEAR_SLACK`` (years) override the defaults; unreadable values are ignored."""
         base = cls()
 
-        def num(name: str, default: float) -> float:
-            raw = os.environ.get(f"CLAIMLEDGER_REFS_{name}")
+        def num(var: str, default: float) -> float:
             try:
-                value = float(raw) if raw else default
+                value = float(os.environ.get(var) or default)
             except ValueError:
                 return default
             return min(max(value, 0.0), 1.0)
 
         slack = os.environ.get("CLAIMLEDGER_REFS_YEAR_SLACK", "")
         return cls(
-            title=num("TITLE", base.title),
-            authors=num("AUTHORS", base.authors),
-            venue=num("VENUE", base.venue),
+            title=num("CLAIMLEDGER_REFS_TITLE", base.title),
+            authors=num("CLAIMLEDGER_REFS_AUTHORS", base.authors),
+            venue=num("CLAIMLEDGER_REFS_VENUE", base.venue),
             year_slack=int(slack) if slack.isdigit() else base.year_slack,
         )
 

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -186,6 +187,7 @@ class ReferenceChecker:
         """Every reference, ``workers`` at a time; the order of ``refs`` is kept."""
         out: list[Verdict | None] = [None] * len(refs)
         done = 0
+        lock = threading.Lock()
 
         def one(i: int) -> None:
             nonlocal done
@@ -194,9 +196,10 @@ class ReferenceChecker:
             except Exception as exc:  # fail closed: a crash is a finding, never a lost reference
                 out[i] = Verdict(refs[i], SERVICE_ERROR, f"internal error while checking ({type(exc).__name__}: "
                                  f"{exc}); not verified - please report this")  # fmt: skip
-            done += 1
-            if progress is not None:
-                progress(done, len(refs), refs[i].key)
+            with lock:
+                done += 1
+                if progress is not None:
+                    progress(done, len(refs), refs[i].key)
 
         with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
             list(pool.map(one, range(len(refs))))
