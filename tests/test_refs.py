@@ -249,6 +249,14 @@ def test_cache_answers_the_second_run_and_keeps_no_secret(
     assert len(fake.hits) > before
 
 
+def test_answers_fetched_with_private_urls_allowed_are_not_served_without(fake: Fake, tmp_path: Path) -> None:
+    ref = Reference("v", ATT.title, ATT.authors, 2017, doi=ATTENTION.doi)
+    assert one(fake, ref, cache_dir=tmp_path).reason == VERIFIED
+    hits = len(fake.hits)
+    v = one(fake, ref, cache_dir=tmp_path, allow_private_urls=False)
+    assert v.reason == SERVICE_ERROR and "--allow-private-urls" in v.message and len(fake.hits) == hits
+
+
 def test_errors_are_never_cached(fake: Fake, tmp_path: Path) -> None:
     fake.faults["/crossref/"] = Fault(status=503, times=1)
     ref = Reference("v", ATT.title, ATT.authors, 2017, doi=ATTENTION.doi)

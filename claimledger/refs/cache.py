@@ -3,7 +3,9 @@
 The key is the SHA-256 of everything that shapes an answer: the service, its
 base URL, the request path and every query parameter except credentials
 (the OpenAlex key and the polite-pool address never shape an answer and never
-enter the file), the Accept type and the cache format version. Only answers
+enter the file), the Accept type, the address policy it was fetched under (an
+answer fetched with ``--allow-private-urls`` is never served to a run without
+it) and the cache format version. Only answers
 (200 and 404) are stored, never a verdict: verdicts are recomputed on every run
 under the current matching options, so changing a threshold can never be
 answered from a verdict made under another. Errors (429, 5xx, timeouts) are
@@ -26,9 +28,12 @@ NOT_FOUND_TTL = 24 * 3600.0  # a 404: a day (a DOI registered today resolves tom
 SECRET_PARAMS = frozenset({"mailto", "api_key"})
 
 
-def cache_key(service: str, base_url: str, path: str, params: dict[str, str], accept: str) -> str:
+def cache_key(
+    service: str, base_url: str, path: str, params: dict[str, str], accept: str, allow_private: bool = False
+) -> str:
     shaping = {k: v for k, v in sorted(params.items()) if k not in SECRET_PARAMS}
-    blob = json.dumps([FORMAT, service, base_url.rstrip("/"), path, shaping, accept], ensure_ascii=False)
+    policy = "private-allowed" if allow_private else "public-only"
+    blob = json.dumps([FORMAT, service, base_url.rstrip("/"), path, shaping, accept, policy], ensure_ascii=False)
     return hashlib.sha256(blob.encode()).hexdigest()
 
 

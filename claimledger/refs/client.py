@@ -109,7 +109,7 @@ class ServiceClient:
         from claimledger.load.fetch import check_host
 
         params = dict(params or {})
-        key = cache_key(service, base_url, path, params, accept)
+        key = cache_key(service, base_url, path, params, accept, self.allow_private)
         if self.cache is not None:
             hit = self.cache.get(key)
             if hit is not None:
