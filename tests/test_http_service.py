@@ -193,3 +193,63 @@ def test_a_full_queue_answers_503_with_retry_after(pooled: str) -> None:
     assert [a.status_code for a in answers] == [504, 504, 504]
     _wait_idle(pooled)
     assert httpx.post(pooled + "/v1/check", json=fast_body(), timeout=60).status_code == 200
+
+
+def _descendants(pid: int) -> set[int]:
+    kids: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text(errors="replace")
+            except OSError:
+                continue
+            kids.setdefault(int(stat.rsplit(")", 1)[1].split()[1]), []).append(int(entry))
+    out: set[int] = set()
+    todo = [pid]
+    while todo:
+        for child in kids.get(todo.pop(), []):
+            out.add(child)
+            todo.append(child)
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_a_killed_server_leaves_no_worker_running_even_mid_check(tmp_path: Path) -> None:
+    """SIGKILL to the server while a worker runs a 30 s query: the worker dies with it, at once."""
+    root = make_workspace(tmp_path / "root")
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "claimledger", "serve", "--root", str(root), "--port", str(port), "--workers", "2"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        workers = _descendants(proc.pid)
+        assert len(workers) >= 2
+        with ThreadPoolExecutor(1) as ex:
+            slow = ex.submit(httpx.post, f"http://127.0.0.1:{port}/v1/check", json=slow_body(), timeout=120)
+            _wait_for(f"http://127.0.0.1:{port}", running=1)
+            proc.kill()
+            proc.wait(10)
+            with pytest.raises(httpx.TransportError):
+                slow.result()
+    finally:
+        proc.kill()
+        proc.wait(10)
+    deadline = time.monotonic() + 10  # the query alone would run 30 s
+    while time.monotonic() < deadline and any(_alive(p) for p in workers):
+        time.sleep(0.1)
+    assert not [p for p in workers if _alive(p)]

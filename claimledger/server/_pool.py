@@ -75,10 +75,25 @@ def default_size() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _worker_main(conn: Connection, root: str, config: GateConfig, allow_urls: bool) -> None:
+def _die_with_parent(parent: int) -> None:
+    """Linux: the kernel sends SIGKILL to this worker when the server process dies (a server killed
+    with SIGKILL leaves no worker running); elsewhere the worker exits when its pipe closes."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the server died before the request was made
+        os._exit(1)
+
+
+def _worker_main(conn: Connection, root: str, config: GateConfig, allow_urls: bool, parent: int) -> None:
     """A worker: open the root, then answer (kind, request) with ("ok", result) or ("error", status, code, msg)."""
     with contextlib.suppress(OSError):
         os.setpgid(0, 0)  # lead a process group: the pool stops the whole group
+    _die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the group; the server stops the workers
     from claimledger.metrics import load_metrics_file
     from claimledger.server._core import Workspace, error_info
@@ -113,7 +128,7 @@ class _Worker:
         self.conn, child = ctx.Pipe()
         self.proc = ctx.Process(
             target=_worker_main,
-            args=(child, str(settings.root), settings.config, settings.allow_urls),
+            args=(child, str(settings.root), settings.config, settings.allow_urls, os.getpid()),
             name="claimledger-worker",
             daemon=False,  # a worker may start children of its own (extraction, SQL)
         )
