@@ -30,11 +30,16 @@ demo: $(STAMP)
 	@echo
 	@echo "(The examples contain planted errors, so FAIL above is the expected outcome.)"
 
-## test: ruff, mypy, then the whole test suite (its summary is the last line)
+## test: ruff, mypy, then the whole test suite (its summary is the last line). Installs what the
+## browser tests need when missing (chromium, fonts-noto-cjk: scripts/install-test-deps.sh).
+## Property tests run derandomized (hypothesis profile "ci"); `make test HYPOTHESIS_PROFILE=explore`
+## explores at random.
+HYPOTHESIS_PROFILE ?= ci
 test: $(STAMP)
+	scripts/install-test-deps.sh
 	$(BIN)/ruff check claimledger tests
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -q
+	HYPOTHESIS_PROFILE=$(HYPOTHESIS_PROFILE) $(BIN)/python -m pytest -q
 
 lint: $(STAMP)
 	$(BIN)/ruff check claimledger tests

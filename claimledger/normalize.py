@@ -57,9 +57,7 @@ _HYPHENS = frozenset("-\u2010")
 # Everything that is not a plain run of text: whitespace other than one ASCII space,
 # two spaces, and invisible characters. Runs between triggers map one to one.
 _TRIGGER = re.compile(
-    "[\t\n\r\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
-    + INVISIBLE
-    + "]|  "
+    "[\t\n\r\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000" + INVISIBLE + "]|  "
 )
 _WS_RUN = re.compile(r"\s+")
 _SIMPLE_BREAK = re.compile(r"\n(?<=[!-,.-~]\n)(?=[!-~])")
@@ -225,15 +223,20 @@ class _Builder:
 _INVISIBLE_SET = frozenset(INVISIBLE)
 
 
-_JAPANESE_NEAR = re.compile("[\u3001-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]")
-
-
 def _space_dropped(text: str, start: int, end: int) -> bool:
     """Whitespace vanishes when the nearest visible character on either side is CJK.
 
-    Full-width punctuation counts as CJK only with Japanese text nearby (8 characters
-    either way): ``調査（\n2024年）`` joins, full-width English (``ｅｌｅｃｔｉｏｎ，　ｔｈｅ``)
-    keeps its spaces like its NFKC form.
+    The rule reads those two characters only, never further: a quote must normalize exactly as
+    the same words do inside any source, whatever surrounds them (an earlier rule that looked for
+    Japanese within 8 characters made ``000 ％`` read ``000 %`` alone but ``000%`` after ``「``,
+    so the quote missed; issue 11). Full-width ASCII punctuation (``（ ， ％``) is the one
+    ambiguous class, used in Japanese and in full-width English alike:
+
+    * a space inside a full-width bracket vanishes (``調査（\n２０２４年）``): no language
+      puts a word space there;
+    * otherwise the space stays when the other side is a Latin letter, a digit or full-width
+      ASCII (``Ｍａｙ， 2019``, ``ｅｌｅｃｔｉｏｎ，　ｔｈｅ`` read like their NFKC forms) and
+      vanishes when it is CJK (``結果 ，調査``).
     """
     i = start - 1
     while i >= 0 and (text[i] in _INVISIBLE_SET or text[i].isspace()):
@@ -241,13 +244,27 @@ def _space_dropped(text: str, start: int, end: int) -> bool:
     j = end
     while j < len(text) and (text[j] in _INVISIBLE_SET or text[j].isspace()):
         j += 1
-    for pos in (i, j):
-        if 0 <= pos < len(text) and _drops_space(text[pos]):
-            if not 0xFF01 <= ord(text[pos]) <= 0xFF5E:
-                return True
-            if _JAPANESE_NEAR.search(text, max(0, pos - 8), pos + 9):
-                return True
+    left = text[i] if i >= 0 else ""
+    right = text[j] if j < len(text) else ""
+    if (left and left in _FW_OPEN) or (right and right in _FW_CLOSE):
+        return True
+    for near, far in ((left, right), (right, left)):
+        if near and _drops_space(near) and not (_is_fullwidth_ascii(near) and _is_latin_side(far)):
+            return True
     return False
+
+
+_FW_OPEN = frozenset("\uff08\uff3b\uff5b")  # （ ［ ｛
+_FW_CLOSE = frozenset("\uff09\uff3d\uff5d")  # ） ］ ｝
+
+
+def _is_fullwidth_ascii(ch: str) -> bool:
+    return 0xFF01 <= ord(ch) <= 0xFF5E
+
+
+def _is_latin_side(ch: str) -> bool:
+    """A Latin letter, a digit or full-width ASCII: a space next to ``，`` there is a word space."""
+    return bool(ch) and (_is_fullwidth_ascii(ch) or (ch.isascii() and ch.isalnum()))
 
 
 class _FoldTable(dict[int, str]):
@@ -283,8 +300,10 @@ def _special_chars() -> re.Pattern[str]:
                     ranges[-1][1] = cp
                 else:
                     ranges.append([cp, cp])
-        parts = "".join(re.escape(chr(lo)) + ("-" + re.escape(chr(hi)) if hi > lo else "") for lo, hi in ranges)
-        _SPECIAL_RE = re.compile(f"[{parts}\U00010000-\U0010FFFF]")
+        parts = "".join(
+            re.escape(chr(lo)) + ("-" + re.escape(chr(hi)) if hi > lo else "") for lo, hi in ranges
+        )
+        _SPECIAL_RE = re.compile(f"[{parts}\U00010000-\U0010ffff]")
     return _SPECIAL_RE
 
 
@@ -317,7 +336,11 @@ def _emit_run(b: _Builder, text: str, start: int, run: str) -> None:
         b.add(run[lo:hi].lower(), start + lo, start + hi, True)
         return
     # inner spaces next to CJK (the regex finds candidates; the rule decides)
-    drop = [i for i in (m.start() for m in _CJK_SPACE.finditer(run)) if _space_dropped(text, start + i, start + i + 1)]
+    drop = [
+        i
+        for i in (m.start() for m in _CJK_SPACE.finditer(run))
+        if _space_dropped(text, start + i, start + i + 1)
+    ]
     if run[0] == " " and _space_dropped(text, start, start + 1):
         drop.insert(0, 0)
     if run[-1] == " " and _space_dropped(text, start + len(run) - 1, start + len(run)):

@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import os
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ROOT = Path(__file__).parent.parent
+
+# Property tests: `make test` and CI select the "ci" profile (derandomized, no example database), so
+# the same examples run every time; a plain `pytest` explores at random ("explore"). A failure that
+# random exploration finds becomes an explicit regression case next to the property.
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+settings.register_profile("explore", print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "explore"))
 
 
 @pytest.fixture(autouse=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -93,7 +95,9 @@ def test_ligature_maps_to_its_single_original_character() -> None:
 
 _text = st.text(
     alphabet=st.sampled_from(
-        list("abc XYZ-\n\t.,0123\u00ad\ufffe\u200b\u3000日本語のテスト「」ＡＢ３％\ufb01\u2014\u201c\u201d\u0301²")
+        list(
+            "abc XYZ-\n\t.,0123\u00ad\ufffe\u200b\u3000日本語のテスト「」ＡＢ３％\ufb01\u2014\u201c\u201d\u0301²"
+        )
     ),
     max_size=60,
 )
@@ -134,3 +138,55 @@ def test_every_substring_of_the_normalized_text_is_found(text: str, data: st.Dat
 
 def test_soft_hyphen_at_a_line_break_joins() -> None:
     assert contains("an independent veri\u00ad\nfication step", "independent verification step")
+
+
+# Found by random exploration (issue 11): normalization depended on text outside the span, so
+# "000 ％" read "000 %" alone but "000%" after "「". Kept as explicit cases.
+@pytest.mark.parametrize(
+    ("text", "span"),
+    [
+        ("「000 ％", "000 ％"),
+        ("日本語 50 ％ of the", "50 ％ of"),
+        ("ｅｌｅｃｔｉｏｎ，\u3000ｔｈｅ 日本", "ｅｌｅｃｔｉｏｎ，\u3000ｔｈｅ"),
+        ("調査（\n2024年）", "（\n2024年"),
+    ],
+)
+def test_a_span_normalizes_as_it_does_inside_any_text(text: str, span: str) -> None:
+    assert span in text
+    alone = normalize(span).text.strip()
+    assert alone in normalize(text).text
+    assert alone in normalize("これは" + text + "です").text
+    assert alone in normalize("the " + text + " end").text
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("000 ％", "000 %"),
+        ("50 ％ of", "50 % of"),
+        ("結果 ，調査", "結果,調査"),
+        ("（\nＡＩ\n）", "(ai)"),
+        ("ｅｌｅｃｔｉｏｎ，\u3000ｔｈｅ", "election, the"),
+        ("調査（\n2024年）", "調査(2024年)"),
+        ("日本 語", "日本語"),
+        ("the cat", "the cat"),
+    ],
+)
+def test_the_space_rule_reads_the_two_neighbours(text: str, expected: str) -> None:
+    assert normalize(text).text == expected
+
+
+_BREAKS = ("\ufffe", "\u00ad", "-")
+
+
+@settings(max_examples=200, deadline=None)
+@given(_text, _text, _text)
+def test_a_span_normalizes_the_same_whatever_surrounds_it(before: str, span: str, after: str) -> None:
+    # the span stands between word spaces, as a quote does (a match never cuts a word)
+    if span.rstrip().endswith(_BREAKS) or before.rstrip().endswith(_BREAKS):
+        return  # a word hyphenated at a line break goes on across the edge: the span cuts it
+    if unicodedata.combining(span.lstrip()[:1] or "a"):
+        return  # the span starts inside a character (a combining mark composes with what precedes)
+    alone = normalize(span).text.strip()
+    if alone:
+        assert alone in normalize(before + " " + span + " " + after).text
