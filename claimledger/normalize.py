@@ -234,9 +234,10 @@ def _space_dropped(text: str, start: int, end: int) -> bool:
 
     * a space inside a full-width bracket vanishes (``調査（\n２０２４年）``): no language
       puts a word space there;
-    * otherwise the space stays when the other side is a Latin letter, a digit or full-width
-      ASCII (``Ｍａｙ， 2019``, ``ｅｌｅｃｔｉｏｎ，　ｔｈｅ`` read like their NFKC forms) and
-      vanishes when it is CJK (``結果 ，調査``).
+    * otherwise the space stays when the other side is ASCII or full-width ASCII
+      (``Ｍａｙ， 2019``, ``ＥＰＳ， $3.50``, ``ｅｌｅｃｔｉｏｎ，　ｔｈｅ`` read like their NFKC
+      forms) and vanishes when it is CJK (``結果 ，調査``). The price of reading only two
+      characters: a space a PDF puts between full-width digits and ``％`` (``３０ ％``) stays.
     """
     i = start - 1
     while i >= 0 and (text[i] in _INVISIBLE_SET or text[i].isspace()):
@@ -263,8 +264,8 @@ def _is_fullwidth_ascii(ch: str) -> bool:
 
 
 def _is_latin_side(ch: str) -> bool:
-    """A Latin letter, a digit or full-width ASCII: a space next to ``，`` there is a word space."""
-    return bool(ch) and (_is_fullwidth_ascii(ch) or (ch.isascii() and ch.isalnum()))
+    """ASCII or full-width ASCII: a space between it and ``，`` is a word space."""
+    return bool(ch) and (_is_fullwidth_ascii(ch) or "!" <= ch <= "~")
 
 
 class _FoldTable(dict[int, str]):

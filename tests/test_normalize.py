@@ -165,6 +165,10 @@ def test_a_span_normalizes_as_it_does_inside_any_text(text: str, span: str) -> N
         ("000 ％", "000 %"),
         ("50 ％ of", "50 % of"),
         ("結果 ，調査", "結果,調査"),
+        # found by make eval (mut-2 full_width family): ASCII punctuation beside full-width
+        ("Ａｎｄ\u3000ｔｈｅ\u3000ＥＰＳ， $3.50", "and the eps, $3.50"),
+        ("ｗｅｅｋｅｎｄ？ . Carly", "weekend? . carly"),
+        ("U_I_D_ ， ｉｔ＇ｓ", "u_i_d_ , it's"),
         ("（\nＡＩ\n）", "(ai)"),
         ("ｅｌｅｃｔｉｏｎ，\u3000ｔｈｅ", "election, the"),
         ("調査（\n2024年）", "調査(2024年)"),

@@ -260,8 +260,10 @@ def scope_section(rows: list[Outcome]) -> list[str]:
 EXCEPTIONS = """**Fixed during this evaluation.** Three normalization bugs that only caused misses: half-width
 katakana voiced marks (`ﾋﾞｰﾁ`) did not compose; full-width letters and digits dropped their word
 spaces; and full-width punctuation dropped a neighbouring space even in full-width English
-(`ｅｌｅｃｔｉｏｎ，　ｔｈｅ`). Full-width punctuation now counts as CJK for the whitespace rule only
-with Japanese text within 8 characters, so `調査（\\n2024年）` still matches `調査（2024年）`.
+(`ｅｌｅｃｔｉｏｎ，　ｔｈｅ`). The whitespace rule reads only the two characters beside a space
+(issue 11: an 8-character window made a quote read differently alone than inside its source): a
+space inside a full-width bracket vanishes, so `調査（\\n2024年）` still matches `調査（2024年）`, and
+a space between full-width punctuation and ASCII stays, as in the NFKC form.
 
 **Known exception (ambiguous line break).** In a Japanese PDF a line may break between two ASCII
 characters (`…現在[` / `1]）…`). A line break between two non-CJK characters reads as a word space
