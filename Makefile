@@ -10,7 +10,7 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[dev,mcp,server]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,mcp,server,docx]"
 	touch $(STAMP)
 
 ## demo: run `claimledger check` on the bundled examples (English and Japanese; no network)

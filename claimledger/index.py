@@ -29,11 +29,11 @@ from pathlib import Path
 from claimledger._config import GateConfig
 from claimledger._exceptions import SourceError
 from claimledger.load.fetch import atomic_write, default_cache_dir
-from claimledger.load.sources import extract_text, read_bytes, sniff_media_type
+from claimledger.load.sources import extract, read_bytes, sniff_media_type
 from claimledger.model.source import Source
 from claimledger.normalize import Normalized, normalize
 
-INDEX_VERSION = 8  # bump when the cache layout changes (code changes are caught by the fingerprint)
+INDEX_VERSION = 9  # bump when the cache layout changes (code changes are caught by the fingerprint)
 
 _PACKAGE = Path(__file__).resolve().parent
 # the code that turns bytes into an indexed reading: any change to it makes every entry stale
@@ -46,6 +46,8 @@ _READING_CODE = (
     "load/html.py",
     "load/pdf.py",
     "load/text.py",
+    "load/textmap.py",
+    "load/docx.py",
 )
 
 
@@ -145,6 +147,8 @@ def _store(ix: IndexedSource, config: GateConfig, key: IndexKey) -> None:
         "media_type": ix.source.media_type,
         "page_starts": list(ix.source.page_starts),
         "hidden_text": ix.source.hidden_text != "",
+        "annotations": [list(a) for a in ix.source.annotations],
+        "anchors": [list(a) for a in ix.source.anchors],
         "lengths": lengths,
         "byteorder": sys.byteorder,
         "payload_sha256": digest.hexdigest(),
@@ -189,6 +193,8 @@ def _load(config: GateConfig, source_id: str, origin: str, key: IndexKey) -> Ind
         sha256=str(key.fields["bytes_sha256"]),
         page_starts=tuple(int(p) for p in header["page_starts"]),
         hidden_text=hidden if header.get("hidden_text") else "",
+        annotations=tuple((int(o), str(k), str(t)) for o, k, t in header.get("annotations", [])),
+        anchors=tuple((int(o), int(line), int(col)) for o, line, col in header.get("anchors", [])),
     )
     norm = Normalized(norm_text, text, arrays[0], arrays[1], arrays[2], linear)
     return IndexedSource(source, norm, hidden or None, from_cache=True)
@@ -207,11 +213,15 @@ def index_source(source_id: str, origin: str, config: GateConfig) -> IndexedSour
         cached = _load(config, source_id, origin, key)
         if cached is not None:
             return cached
-    text, pages, hidden = extract_text(data, media_type, config)
+    got = extract(data, media_type, config)
     del data
+    text, hidden = got.text, got.hidden
     if not text.strip():
         raise SourceError("source_no_text", f"source {source_id} has no readable text")
-    source = Source(source_id, origin, media_type, text, sha, pages, hidden_text=hidden)
+    source = Source(
+        source_id, origin, media_type, text, sha, got.page_starts,
+        hidden_text=hidden, annotations=got.annotations, anchors=got.anchors,
+    )  # fmt: skip
     ix = IndexedSource(source, normalize(text), normalize(hidden).text if hidden else None)
     if config.index_cache:
         with contextlib.suppress(OSError):  # a read-only cache only costs speed

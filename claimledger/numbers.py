@@ -11,7 +11,12 @@ displayed precision covers 11.65 to 11.75. Forms understood:
 * English number words up to the thousands: ``four``, ``twenty-one``;
 * signs and currency: ``-5%``, ``−5``, ``▲5`` (Japanese minus), ``$1.2 million``,
   ``¥3億``, ``1,200円``;
-* units kept as a label: ``%``, ``倍``/``x``/``times``, ``pp``, ``円``, ...
+* units kept as a label: ``%``, ``倍``/``x``/``times``, ``pp``, ``円``, ...;
+  ``割`` is tenths (``三割``, ``3割`` -> 30%);
+* counters after the number are read and dropped: ``680万人``, ``十三羽``, ``12社``;
+* approximate values: ``約680万``, ``およそ3割``, ``680万人程度``, ``about 40%``. The
+  hedge is kept (:attr:`Value.hedge`, for the overclaim rules); the precision stays that of
+  the display (an approximation never widens what a figure covers).
 
 Digits are read, never guessed: anything else returns ``None``.
 """
@@ -77,6 +82,24 @@ UNIT_ALIASES: dict[str, str] = {
     "£": "GBP",
 }
 
+# Words that make a displayed value approximate; the hedge is kept on the Value.
+APPROX_PREFIXES = (
+    "おおよそ", "およそ", "おおむね", "概ね", "約", "ほぼ", "approximately", "approx.", "approx",
+    "about", "around", "roughly", "circa", "ca.", "some", "~",
+)  # fmt: skip
+APPROX_SUFFIXES = ("程度", "前後", "ほど", "ぐらい", "くらい", "余り", "強", "弱")
+# Japanese counters read after a number and dropped (they name what is counted, not a unit).
+COUNTERS = (
+    "世帯", "か国", "カ国", "ヶ国", "か所", "カ所", "ヶ所", "箇所", "か月", "カ月", "ヶ月",
+    "人", "名", "社", "件", "個", "羽", "匹", "頭", "本", "枚", "台", "校", "店", "戸", "歳", "才",
+    "冊", "点", "局", "機", "隻", "通", "団体", "施設", "自治体", "市町村",
+)  # fmt: skip
+_APPROX_PREFIX_RE = re.compile(
+    "^(?:" + "|".join(re.escape(w) for w in sorted(APPROX_PREFIXES, key=len, reverse=True)) + r")\s*"
+)
+_APPROX_SUFFIX_RE = re.compile(r"\s*(?:" + "|".join(map(re.escape, APPROX_SUFFIXES)) + ")$")
+_COUNTER_RE = re.compile("(?<=[0-9〇零一二三四五六七八九十百千万億兆割])(?:" + "|".join(COUNTERS) + ")$")
+
 MAX_VALUE_CHARS = 200
 _MINUS = "-\u2212\u2012\u2013\u2014\u2010\u2011\ufe63\uff0d▲△"
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+"
@@ -87,7 +110,7 @@ _VALUE_RE = re.compile(
     (?P<cur2>us\$|\$|€|£|¥)?\s*
     (?P<body>(?:{_NUM})(?:\s*[千万億兆](?:\s*(?:{_NUM}))?)*)\s*
     (?P<scale>thousand|million|billion|trillion|bn|mn|tn|[kmbt](?![a-z]))?\s*
-    (?P<unit>percentage\ points?|per\ cent|percent|パーセント|ポイント|pp|pts?|%|倍|times|fold|[x×]|円|ドル|€|£)?
+    (?P<unit>percentage\ points?|per\ cent|percent|パーセント|ポイント|pp|pts?|%|倍|times|fold|[x×]|円|ドル|€|£|割)?
     \s*$""",
     re.VERBOSE,
 )
@@ -102,6 +125,11 @@ class Value:
     half_unit: float | None = None
     unit: str | None = None
     text: str = ""
+    hedge: str = ""  # "約", "about", "程度", ...: the display is approximate
+
+    @property
+    def approximate(self) -> bool:
+        return bool(self.hedge)
 
     def covers(self, expected: float, rel_tol: float) -> bool:
         """True when ``expected`` rounds to this display or lies within ``rel_tol``."""
@@ -205,6 +233,33 @@ def parse_value(raw: str | float | int) -> Value | None:
     text = _prep(raw)
     if not text:
         return None
+    text, hedge = _strip_hedge(text)
+    if not text:
+        return None
+    value = _parse_plain(text, raw)
+    if value is None or not hedge:
+        return value
+    return Value(value.value, value.half_unit, value.unit, raw, hedge)
+
+
+def _strip_hedge(text: str) -> tuple[str, str]:
+    """``約680万人程度`` -> (``680万``, ``約 程度``): the approximation words and the counter removed."""
+    hedges: list[str] = []
+    m = _APPROX_PREFIX_RE.match(text)
+    if m and m.end() < len(text):
+        hedges.append(m.group().strip())
+        text = text[m.end() :]
+    m = _APPROX_SUFFIX_RE.search(text)
+    if m and m.start() > 0:
+        hedges.append(m.group().strip())
+        text = text[: m.start()]
+    c = _COUNTER_RE.search(text)
+    if c and c.start() > 0:
+        text = text[: c.start()].rstrip()
+    return text, " ".join(hedges)
+
+
+def _parse_plain(text: str, raw: str) -> Value | None:
     m = _VALUE_RE.match(text)
     if m:
         value, half = _body_value(m.group("body"))
@@ -214,6 +269,8 @@ def parse_value(raw: str | float | int) -> Value | None:
         if m.group("sign") and m.group("sign") != "+":
             value = -value
         unit = _unit(m.group("unit"), m.group("cur1"), m.group("cur2"))
+        if unit == "割":  # tenths: 3割 is 30%
+            value, half, unit = value * 10, half * 10, "%"
         if not math.isfinite(value):
             return None
         return Value(value, half, unit, raw)
@@ -221,7 +278,7 @@ def parse_value(raw: str | float | int) -> Value | None:
 
 
 _WORD_UNIT_RE = re.compile(
-    r"^(?P<body>.+?)\s*(?P<unit>倍|times|percent|per cent|%|円|人|件|個|回|年)?$"
+    r"^(?P<body>.+?)\s*(?P<unit>倍|times|percent|per cent|%|円|人|件|個|回|年|割)?$"
 )
 
 
@@ -242,6 +299,8 @@ def _parse_words(text: str, raw: str) -> Value | None:
         value = float(n)
     except OverflowError:
         return None
+    if unit == "割":
+        return Value(value * 10, 5.0, "%", raw)
     return Value(value, 0.5 if unit != "x" else None, unit, raw)
 
 
@@ -270,18 +329,69 @@ class Mention:
     value: Value
 
 
-def find_numbers(text: str) -> list[Mention]:
-    """Every digit-based number in ``text`` with its span (full-width digits included)."""
+# Kanji numerals in running text: 十羽, 十三羽, 二十九, 三割. A lone 一/二/千... without a counter is
+# part of a word (一部, 千葉), so one character counts only with a counter or 割 after it.
+_KANJI_MENTION_RE = re.compile(
+    "(?P<body>[〇一二三四五六七八九十百千][〇一二三四五六七八九十百千万億兆]*)"
+    "(?P<tail>割|" + "|".join(COUNTERS) + ")?"
+)
+_HEDGE_BEFORE_RE = re.compile(
+    r"(?:おおよそ|およそ|おおむね|概ね|約|ほぼ|approximately|about|around|roughly)\s*$", re.I
+)
+_HEDGE_AFTER_RE = re.compile(
+    "(?:" + "|".join(COUNTERS) + ")?(?P<h>" + "|".join(map(re.escape, APPROX_SUFFIXES)) + ")"
+)
+
+
+def _with_hedge(text: str, start: int, end: int, value: Value) -> Value:
+    """The approximation words printed next to a mention (約680万, 680万人程度) kept on its value."""
+    hedges = []
+    before = _HEDGE_BEFORE_RE.search(text, max(0, start - 14), start)
+    if before:
+        hedges.append(before.group().strip())
+    after = _HEDGE_AFTER_RE.match(text, end, min(len(text), end + 8))
+    if after:
+        hedges.append(after.group("h"))
+    if not hedges:
+        return value
+    return Value(value.value, value.half_unit, value.unit, value.text, " ".join(hedges))
+
+
+def find_numbers(text: str, *, kanji: bool = False) -> list[Mention]:
+    """Every digit-based number in ``text`` with its span (full-width digits included).
+
+    With ``kanji`` also numbers written in kanji (``十三羽``, ``二十九``, ``三割``); the passages
+    of sources are read that way, drafts are not (``一部`` is not a figure). A hedge printed next to
+    a number (``約``, ``程度``, ``about``) is kept on its value.
+    """
     probe = text.translate(_FW_DIGITS)  # 1:1, offsets unchanged
     out: list[Mention] = []
     for m in _MENTION_RE.finditer(probe):
         start, end = m.span()
         if start > 0 and probe[start - 1].isalnum() and probe[start - 1].isascii() and not m.group("cur"):
             continue  # part of a word such as "COVID19" or "v2": not a figure
+        if end < len(probe) and probe[end] == "割" and not m.group("unit"):
+            end += 1  # 3割 is 30%
         raw = text[start:end]
         value = parse_value(raw)
         if value is not None:
-            out.append(Mention(start, end, raw, value))
+            out.append(Mention(start, end, raw, _with_hedge(text, start, end, value)))
+    if kanji:
+        taken = [(m.start, m.end) for m in out]
+        for k in _KANJI_MENTION_RE.finditer(text):
+            start, end = k.span()
+            if len(k.group("body")) == 1 and not k.group("tail"):
+                continue
+            if start > 0 and text[start - 1] in "0123456789０１２３４５６７８９万億兆":
+                continue
+            if any(a < end and start < b for a, b in taken):
+                continue
+            raw = k.group("body") + ("割" if k.group("tail") == "割" else "")
+            value = parse_value(raw)
+            if value is not None:
+                value = Value(value.value, value.half_unit, value.unit, k.group())
+                out.append(Mention(start, end, k.group(), _with_hedge(text, start, end, value)))
+        out.sort(key=lambda m: m.start)
     return out
 
 

@@ -45,7 +45,7 @@ def test_verified_across_a_pdf_hyphenated_line_break(run: Callable[..., dict[str
     f = out["C1"]
     assert f.status is Status.VERIFIED and f.reason is Reason.QUOTE_FOUND and f.tier is None
     assert f.evidence.page == 1
-    assert f.evidence.text == "adding an independent verifi\ufffecation step reduced errors by 37 percent"
+    assert f.evidence.text == "adding an independent verifi-cation step reduced errors by 37 percent"
     assert out["_report"].outcome is Outcome.PASS
 
 

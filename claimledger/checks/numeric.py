@@ -161,7 +161,7 @@ def _check_from_source(claim: NumberClaim, claimed: Value, tol: float, ctx: RunC
             claimed=str(claim.value), extra=quote_finding.extra,
         )  # fmt: skip
     evidence = quote_finding.evidence
-    mentions = find_numbers(evidence.text if evidence else claim.quote)
+    mentions = find_numbers(evidence.text if evidence else claim.quote, kanji=True)
     for m in mentions:
         if claimed.unit and m.value.unit and claimed.unit != m.value.unit:
             continue

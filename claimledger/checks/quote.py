@@ -37,7 +37,13 @@ def find_exact(nq: str, ix: IndexedSource) -> Evidence | None:
     if pos >= 0:
         return evidence_at(ix, ix.primary, pos, pos + len(nq))
     if "-" in nq and has_break_hyphens(ix.source.text):
-        return find_in_hyphen_reading(ix, nq)
+        found = find_in_hyphen_reading(ix, nq)
+        if found is not None:
+            return found
+    if ix.source.annotations or len(ix.source.page_starts) > 1:
+        from claimledger.checks.readings import find_in_readings
+
+        return find_in_readings(ix, nq)
     return None
 
 
@@ -72,16 +78,20 @@ def check_quote_text(
         )  # fmt: skip
     found = result.found
     if found is not None:
-        where = f"p. {found.page}" if found.page else f"chars {found.start}-{found.end}"
+        how = {
+            "furigana": " (with its furigana reading in brackets)",
+            "pdf_body": " across a page break (running header, page number, caption or footnote set aside)",
+        }.get(found.reading or "", "")
         return Finding(
             claim_id, check, Status.VERIFIED, Reason.QUOTE_FOUND,
-            f"found verbatim in {source_id} ({where})", evidence=found,
+            f"found verbatim in {source_id} ({found.where()}){how}", evidence=found,
         )  # fmt: skip
     if result.in_hidden:
         return Finding(
             claim_id, check, Status.DISCREPANCY, Reason.QUOTE_ONLY_IN_HIDDEN_TEXT,
             f"the quote occurs in {source_id} only in text a reader cannot see "
-            "(hidden HTML element, script, style or comment; invisible, white or tiny PDF text)",
+            "(hidden HTML element, script, style or comment; invisible, white or tiny PDF text; "
+            "a review comment in a Word file)",
         )  # fmt: skip
     if result.elsewhere is not None:
         elsewhere = result.elsewhere

@@ -45,8 +45,22 @@ SourceLoader = Callable[[str], IndexedSource | SourceError]
 
 def evidence_at(ix: IndexedSource, norm: Normalized, start: int, end: int) -> Evidence:
     a, b = norm.to_original(start, end)
+    return source_evidence(ix, a, b)
+
+
+def source_evidence(ix: IndexedSource, a: int, b: int) -> Evidence:
+    """Evidence for source text ``[a, b)``: the text as a reader sees it, page or line and column."""
+    from claimledger.checks.readings import reader_text
+
     src = ix.source
-    return Evidence(source=src.id, start=a, end=b, text=src.text[a:b], page=src.page_of(a))
+    page = src.page_of(a)
+    end_page = src.page_of(max(a, b - 1))
+    loc = src.location(a)
+    return Evidence(
+        source=src.id, start=a, end=b, text=reader_text(src.text[a:b]), page=page,
+        end_page=end_page if end_page != page else None,
+        line=loc[0] if loc else None, column=loc[1] if loc else None,
+    )  # fmt: skip
 
 
 def _context(ix: IndexedSource, ev: Evidence) -> str:
@@ -305,8 +319,7 @@ def find_in_hyphen_reading(ix: IndexedSource, nq: str) -> Evidence | None:
             inner = (k > 0 or w0 == 0) and (k + len(nq) < len(window.text) or w1 == len(original))
             if inner and on_boundaries(window.text, k, k + len(nq)):
                 a, b = window.to_original(k, k + len(nq))
-                a, b = a + w0, b + w0
-                return Evidence(source=ix.source.id, start=a, end=b, text=original[a:b], page=ix.source.page_of(a))
+                return source_evidence(ix, a + w0, b + w0)
             k = window.text.find(nq, k + 1)
         pos = primary.find(anchor, pos + 1)
     return None
@@ -326,4 +339,12 @@ def _locate(patterns: PatternSet, own: list[str], ix: IndexedSource) -> dict[str
                 ev = find_in_hyphen_reading(ix, nq)
                 if ev is not None:
                     found[nq] = ev
+    missing = [nq for nq in own if nq not in found]
+    if missing and (ix.source.annotations or len(ix.source.page_starts) > 1):
+        from claimledger.checks.readings import find_in_readings
+
+        for nq in missing:
+            ev = find_in_readings(ix, nq)
+            if ev is not None:
+                found[nq] = ev
     return found

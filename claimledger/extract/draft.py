@@ -175,8 +175,21 @@ def read_draft(path: str | Path, fmt: str | None = None) -> Draft:
         raise InputError(f"{path}: permission denied") from None
     except OSError as exc:
         raise InputError(f"{path}: cannot read the draft ({exc.strerror})") from None
+    if p.suffix.lower() == ".docx" or raw[:2] == b"PK":
+        return parse_draft(docx_draft_text(raw, str(path)), "markdown", str(path))
     text = decode_draft(raw, str(path))
     return parse_draft(text, detect_format(path, fmt), str(path))
+
+
+def docx_draft_text(raw: bytes, name: str) -> str:
+    """A Word draft read as Markdown (lines and columns then refer to that text view)."""
+    from claimledger._exceptions import SourceError
+    from claimledger.load.docx import docx_to_markdown
+
+    try:
+        return docx_to_markdown(raw)
+    except SourceError as exc:
+        raise InputError(f"{name}: {exc.message}") from None
 
 
 def decode_draft(raw: bytes, name: str) -> str:

@@ -160,8 +160,7 @@ def main() -> None:
     else:
         html = _html_module()
         try:
-            visible, hidden = html.html_to_text(data.decode("utf-8", "surrogatepass"))
-            result = {"visible": visible, "hidden": hidden}
+            result = html.html_to_dict(data.decode("utf-8", "surrogatepass"))
         except html.HTMLUnreadable as exc:
             result = {"error": "source_unreadable", "message": str(exc)}
     sys.stdout.buffer.write(json.dumps(result).encode("ascii"))  # \u escapes: lone surrogates survive

@@ -8,6 +8,7 @@ checks turn it into a finding.
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from pathlib import Path
 
 from claimledger._config import GateConfig
@@ -15,7 +16,7 @@ from claimledger._exceptions import SourceError
 from claimledger.load.fetch import UrlCache, default_cache_dir, fetch_url
 from claimledger.load.html import html_extract
 from claimledger.load.pdf import pdf_extract
-from claimledger.load.text import decode_text, markdown_to_text
+from claimledger.load.text import decode_text, markdown_mapped, text_mapped
 from claimledger.model.source import Source
 
 _EXT_TYPES = {
@@ -28,7 +29,9 @@ _EXT_TYPES = {
     ".qmd": "text/markdown",
     ".txt": "text/plain",
     ".text": "text/plain",
+    ".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
 }
+DOCX = _EXT_TYPES[".docx"]
 
 
 def is_url(origin: str) -> bool:
@@ -49,6 +52,10 @@ def sniff_media_type(origin: str, data: bytes, content_type: str = "") -> str:
         return _EXT_TYPES[suffix]
     if content_type.startswith(("application/pdf", "text/html", "application/xhtml", "text/markdown")):
         return "text/html" if "html" in content_type else content_type
+    if content_type.startswith(DOCX):
+        return DOCX
+    if data[:2] == b"PK" and b"word/" in data[:4096]:
+        return DOCX
     head = data[:1024].lstrip().lower()
     if head.startswith(b"%pdf"):
         return "application/pdf"
@@ -87,16 +94,44 @@ def read_bytes(origin: str, config: GateConfig) -> tuple[bytes, str]:
         raise SourceError("source_unreadable", f"cannot read {origin}: {exc.strerror}") from None
 
 
+@dataclass(frozen=True)
+class Extracted:
+    """What a loader read: the text a reader sees and what is kept apart from it."""
+
+    text: str
+    page_starts: tuple[int, ...] = ()
+    hidden: str = ""
+    annotations: tuple[tuple[int, str, str], ...] = ()
+    anchors: tuple[tuple[int, int, int], ...] = ()
+
+
+def extract(data: bytes, media_type: str, config: GateConfig) -> Extracted:
+    """Text a reader sees, page starts (PDF), hidden text (HTML; invisible PDF text), readings
+    and notes kept apart, and anchors back to lines and columns of the file."""
+    if media_type == "application/pdf":
+        text, pages, hidden = pdf_extract(data, max_pages=config.max_pdf_pages, timeout=config.pdf_timeout)
+        return Extracted(text, pages, hidden)
+    if media_type == DOCX:
+        from claimledger.load.docx import docx_extract
+
+        return docx_extract(data)
+    if media_type == "text/html":
+        visible, hidden, *extras = html_extract(decode_text(data), timeout=config.pdf_timeout)
+        more = extras[0] if extras else {}
+        readings = tuple((int(o), "ruby", str(t)) for o, t in more.get("readings", []))
+        anchors = tuple((int(o), int(line), int(col)) for o, line, col in more.get("anchors", []))
+        return Extracted(visible, (), hidden, readings, anchors)
+    if media_type == "text/markdown":
+        text, anchors = markdown_mapped(decode_text(data))
+        return Extracted(text, anchors=anchors)
+    text, notes, anchors = text_mapped(decode_text(data))
+    return Extracted(text, annotations=notes, anchors=anchors)
+
+
 def extract_text(data: bytes, media_type: str, config: GateConfig) -> tuple[str, tuple[int, ...], str]:
     """Text a reader sees, page starts (PDF) and hidden text (HTML; invisible PDF text)."""
-    if media_type == "application/pdf":
-        return pdf_extract(data, max_pages=config.max_pdf_pages, timeout=config.pdf_timeout)
-    if media_type == "text/html":
-        visible, hidden = html_extract(decode_text(data), timeout=config.pdf_timeout)
-        return visible, (), hidden
-    if media_type == "text/markdown":
-        return markdown_to_text(decode_text(data)), (), ""
-    return decode_text(data), (), ""
+    got = extract(data, media_type, config)
+    return got.text, got.page_starts, got.hidden
 
 
 def load_source(source_id: str, origin: str, config: GateConfig) -> Source:
@@ -104,15 +139,17 @@ def load_source(source_id: str, origin: str, config: GateConfig) -> Source:
     data, content_type = read_bytes(origin, config)
     sha = hashlib.sha256(data).hexdigest()
     media_type = sniff_media_type(origin, data, content_type)
-    text, page_starts, hidden = extract_text(data, media_type, config)
-    if not text.strip():
+    got = extract(data, media_type, config)
+    if not got.text.strip():
         raise SourceError("source_no_text", f"source {source_id} has no readable text")
     return Source(
         id=source_id,
         origin=origin,
         media_type=media_type,
-        text=text,
+        text=got.text,
         sha256=sha,
-        page_starts=page_starts,
-        hidden_text=hidden,
+        page_starts=got.page_starts,
+        hidden_text=got.hidden,
+        annotations=got.annotations,
+        anchors=got.anchors,
     )

@@ -1,10 +1,19 @@
-"""Plain text and Markdown sources."""
+"""Plain text and Markdown sources, and Aozora Bunko ruby notation.
+
+Aozora Bunko plain text writes furigana as ``｜漢字《かんじ》`` or ``漢字《かんじ》``
+and editor notes as ``［＃「…」に傍点］``: the body is the base text; readings and
+notes are kept apart as annotations (offset, kind, text), neither body nor hidden.
+"""
 
 from __future__ import annotations
 
 import re
 
 from claimledger._exceptions import SourceError
+from claimledger.load.textmap import Segments, anchors, sub_mapped
+
+Annotation = tuple[int, str, str]  # (offset in the text, kind, text)
+Anchors = tuple[tuple[int, int, int], ...]
 
 
 def decode_text(data: bytes) -> str:
@@ -47,7 +56,76 @@ _MD_RULES: list[tuple[re.Pattern[str], str]] = [
 
 def markdown_to_text(markdown: str) -> str:
     """The prose of a Markdown document: markup removed, words and punctuation kept."""
-    text = _FRONT_MATTER.sub("", markdown)
+    return markdown_mapped(markdown)[0]
+
+
+def _groups(repl: str) -> tuple[int, ...]:
+    return (int(repl[1:]),) if repl else ()
+
+
+def markdown_mapped(markdown: str) -> tuple[str, Anchors]:
+    """:func:`markdown_to_text` with the anchors back to lines and columns of the file."""
+    text, seg = sub_mapped(_FRONT_MATTER, lambda m: (), markdown)
     for pattern, repl in _MD_RULES:
-        text = pattern.sub(repl, text)
-    return text
+        groups = _groups(repl)
+
+        def keep(m: re.Match[str], g: tuple[int, ...] = groups) -> tuple[int, ...]:
+            return g
+
+        text, later = sub_mapped(pattern, keep, text)
+        seg = seg.then(later)
+    return text, anchors(markdown, text, seg)
+
+
+# ｜base《reading》, base《reading》 (the base is the run of kanji before it), ［＃note］
+_AOZORA_RUBY = re.compile(r"｜([^｜《》\n]{1,40})《([^《》\n]{1,40})》|《([^《》\n]{1,40})》")
+_AOZORA_NOTE = re.compile(r"［＃([^［］\n]{1,200})］")
+
+
+def looks_aozora(text: str) -> bool:
+    """Aozora Bunko notation: ruby in 《》 or editor notes in ［＃］."""
+    return bool(_AOZORA_NOTE.search(text)) or len(_AOZORA_RUBY.findall(text[:200_000])) >= 2
+
+
+def aozora_mapped(original: str) -> tuple[str, tuple[Annotation, ...], Anchors]:
+    """Base text of Aozora Bunko notation, readings and notes apart, and location anchors."""
+    parts: list[str] = []
+    seg = Segments()
+    notes: list[Annotation] = []
+    n = 0
+    pos = 0
+    marks = sorted(
+        [(m.start(), m.end(), m) for m in _AOZORA_RUBY.finditer(original)]
+        + [(m.start(), m.end(), m) for m in _AOZORA_NOTE.finditer(original)],
+        key=lambda t: t[0],
+    )
+    for start, end, m in marks:
+        if start < pos:
+            continue
+        seg.keep(n, pos, start - pos)
+        parts.append(original[pos:start])
+        n += start - pos
+        if m.re is _AOZORA_NOTE:
+            notes.append((n, "note", m.group(1)))
+        elif m.group(1) is not None:  # ｜base《reading》
+            base = m.group(1)
+            seg.keep(n, m.start(1), len(base))
+            parts.append(base)
+            n += len(base)
+            notes.append((n, "ruby", m.group(2)))
+        else:
+            notes.append((n, "ruby", m.group(3)))
+        pos = end
+    seg.keep(n, pos, len(original) - pos)
+    parts.append(original[pos:])
+    text = "".join(parts)
+    return text, tuple(notes), anchors(original, text, seg)
+
+
+def text_mapped(original: str) -> tuple[str, tuple[Annotation, ...], Anchors]:
+    """A plain-text source: Aozora notation read when present; otherwise the text as is
+    (its locations are counted from the text itself, so no anchors are kept)."""
+    if looks_aozora(original):
+        return aozora_mapped(original)
+    return original, (), ()
+

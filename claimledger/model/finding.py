@@ -114,8 +114,21 @@ class Evidence:
     source: str
     start: int
     end: int
-    text: str
+    text: str  # as a reader sees it (line ends as \n, no PDF hyphen marks); start/end are exact
     page: int | None = None
+    end_page: int | None = None  # a quote that runs across a page break: the last page
+    line: int | None = None  # 1-based line and column in the original file (HTML, Markdown, text)
+    column: int | None = None
+    spans: tuple[tuple[int, int], ...] = ()  # the pieces, when the match skips text (page furniture, elisions)
+    reading: str | None = None  # the second reading that matched: furigana, pdf_body, elided
+
+    def where(self) -> str:
+        """``p. 3``, ``pp. 3-4``, ``line 12, col 5`` or ``chars 10-40``."""
+        if self.page is not None:
+            return f"pp. {self.page}-{self.end_page}" if self.end_page else f"p. {self.page}"
+        if self.line is not None:
+            return f"line {self.line}, col {self.column}"
+        return f"chars {self.start}-{self.end}"
 
 
 @dataclass(frozen=True)

@@ -23,9 +23,26 @@ class Source:
     page_starts: tuple[int, ...] = field(default=())
     warnings: tuple[str, ...] = field(default=())
     hidden_text: str = ""
+    # readings (furigana), editor notes, comments, footnotes: kept apart, (offset, kind, text)
+    annotations: tuple[tuple[int, str, str], ...] = field(default=())
+    # (offset, line, column) back into the file when ``text`` is not the file itself (HTML, Markdown)
+    anchors: tuple[tuple[int, int, int], ...] = field(default=())
 
     def page_of(self, offset: int) -> int | None:
         """1-based page number that holds ``offset``, or None when the source has no pages."""
         if not self.page_starts:
             return None
         return bisect.bisect_right(self.page_starts, offset)
+
+    def location(self, offset: int) -> tuple[int, int] | None:
+        """1-based line and column in the original file of the text at ``offset`` (not for PDFs)."""
+        if self.page_starts or not 0 <= offset <= len(self.text):
+            return None
+        if self.anchors:
+            from claimledger.load.textmap import location
+
+            return location(len(self.text), self.anchors, offset)
+        if self.media_type not in ("text/plain", "text/markdown"):
+            return None
+        line_start = self.text.rfind("\n", 0, offset) + 1
+        return self.text.count("\n", 0, offset) + 1, offset - line_start + 1

@@ -56,11 +56,14 @@ def parse_diff(diff: str) -> list[tuple[DiffKind, str]]:
 
 
 def evidence_place(ev: Evidence) -> str:
-    """``smith2019, p. 1, characters 124–194``."""
+    """``smith2019, p. 1, characters 124–194``; ``kiji, line 12, col 5``; ``pp. 1–2``."""
     parts = [ev.source]
     if ev.page:
-        parts.append(f"p. {ev.page}")
-    parts.append(f"characters {ev.start}–{ev.end}")
+        parts.append(f"pp. {ev.page}–{ev.end_page}" if ev.end_page else f"p. {ev.page}")
+    if ev.line is not None:
+        parts.append(f"line {ev.line}, col {ev.column}")
+    else:
+        parts.append(f"characters {ev.start}–{ev.end}")
     return ", ".join(parts)
 
 

@@ -32,9 +32,7 @@ def _where(f: Finding) -> str:
     ev = f.evidence
     if ev is None:
         return ""
-    if ev.page:
-        return f"{ev.source} p. {ev.page}"
-    return f"{ev.source} chars {ev.start}–{ev.end}"
+    return f"{ev.source} {ev.where()}"
 
 
 def _finding_block(f: Finding) -> list[str]:
