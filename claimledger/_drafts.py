@@ -307,6 +307,27 @@ def extract_ledger(
     return render_ledger(analysis, merged, dict(parsed.datasets))
 
 
+def drafted_ledger(
+    draft: str | Path,
+    sources: Mapping[str, str] | None,
+    *,
+    min_quote_chars: int = 8,
+    fmt: str | None = None,
+) -> Ledger:
+    """The ledger ``extract`` would write for a draft, parsed: what ``check`` and ``audit`` use when
+    no ledger is given but sources are (``--source KEY=PATH``). Figures get a placeholder metric,
+    so they fail closed (metric_unknown) until a real ledger backs them."""
+    from claimledger.load.ledger import parse_ledger
+
+    if not sources:
+        raise InputError(
+            "no ledger: give --ledger LEDGER, or the sources the draft cites with --source KEY=PATH "
+            "(the claims are then drafted from the draft, as `claimledger extract` does)"
+        )
+    text = extract_ledger(draft, sources=sources, min_quote_chars=min_quote_chars, fmt=fmt)
+    return parse_ledger(text, f"<claims drafted from {draft}>")
+
+
 def program_marks(text: str, fmt: str, path: str | None = None) -> list[dict[str, Any]]:
     """Every mark in a draft text: line, column, letter, and the kind of thing it marks."""
     analysis = Analysis(parse_draft(text, fmt, path))

@@ -178,3 +178,17 @@ def test_readme_gives_the_exact_server_commands() -> None:
     assert "claimledger mcp --root" in readme
     assert "claimledger serve --root" in readme and "--port 8765" in readme
     assert "pip install 'claimledger[mcp]'" in readme and "pip install 'claimledger[server]'" in readme
+
+
+def test_readme_install_lines_work_from_a_clone() -> None:
+    """claimledger is not on the package index yet: the first install line is the one that works
+    from a clone (or a git URL); the index one is kept for when it is published."""
+    import tomllib
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    for extra in ("mcp", "server"):
+        clone, index = f"pip install -e '.[{extra}]'", f"pip install 'claimledger[{extra}]'"
+        assert clone in readme and extra in extras
+        assert readme.index(clone) < readme.index(index)
+    assert "@ git+" in readme

@@ -311,3 +311,124 @@ def test_html_and_markdown_evidence_gives_line_and_column(tmp_path: Path, run: R
     e2 = out["L2"].evidence  # type: ignore[attr-defined]
     assert (e2.line, e2.column) == (6, 14)
     assert "line 6, col 14" in out["L2"].message  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------- 4. elisions
+
+
+ELIDE_PAGES = [
+    Page(
+        [
+            "The review found that the new system, once it was fully deployed, reduced",
+            "reporting errors by 37 percent in the first year. Staff said it was easy to use.",
+            "A second finding was that training took longer than planned in most regions.",
+        ],
+        footnotes=["1 Regional figures are in the annex."],
+    )
+]
+
+
+def test_elided_quotes_each_segment_in_order_in_one_passage(tmp_path: Path, run: Run) -> None:
+    pdf = report_pdf(tmp_path / "review.pdf", ELIDE_PAGES, header="Annual Review 2024")
+    out = run(
+        {"review": pdf},
+        q("E1", "review", "the new system [...] reduced reporting errors by 37 percent")
+        + q("E2", "review", "the new system, once it was fully deployed, reduced … in the first year")
+        + q("E3", "review", "[The system] reduced reporting errors by 37 percent [sic] in the first year")
+        + q("E4", "review", "reduced reporting errors by 37 percent [...] the new system")  # out of order
+        + q("E5", "review", "the new system [...] reduced reporting errors by 73 percent")  # a segment changed
+        + q("E6", "review", "the new system [...] in most regions")  # gap within bounds, same passage
+        + q("E7", "review", "the new ... in the first year"),  # a segment under the minimum length
+    )
+    e1 = out["E1"]
+    assert e1.status is Status.VERIFIED and e1.evidence.reading == "elided"  # type: ignore[attr-defined]
+    assert len(e1.evidence.spans) == 2 and "elided quote" in e1.message  # type: ignore[attr-defined]
+    assert e1.extra["elided"] is True  # type: ignore[attr-defined]
+    assert out["E2"].status is Status.VERIFIED  # type: ignore[attr-defined]
+    e3 = out["E3"]
+    assert e3.status is Status.VERIFIED and e3.extra["insertions"] == ["the system", "sic"]  # type: ignore[attr-defined]
+    assert "'sic'" in e3.message  # type: ignore[attr-defined]
+    assert out["E4"].status is Status.DISCREPANCY  # type: ignore[attr-defined]
+    assert out["E5"].status is Status.DISCREPANCY  # type: ignore[attr-defined]
+    assert out["E6"].status is Status.VERIFIED  # type: ignore[attr-defined]
+    e7 = out["E7"]
+    assert e7.reason is Reason.QUOTE_TOO_SHORT and "'the new'" in e7.message  # type: ignore[attr-defined]
+
+
+def test_elision_gap_is_bounded_and_stays_in_the_passage(tmp_path: Path, run: Run) -> None:
+    long_gap = " ".join(["filler words that carry on"] * 30)
+    src = tmp_path / "notes.md"
+    src.write_text(
+        f"The pilot began in spring. {long_gap}. It ended in the autumn of that year.\n\n"
+        "A new paragraph starts here with other matters entirely.\n",
+        encoding="utf-8",
+    )
+    out = run(
+        {"notes": src},
+        q("G1", "notes", "The pilot began in spring. [...] It ended in the autumn")
+        + q("G2", "notes", "It ended in the autumn [...] A new paragraph starts here"),
+    )
+    assert out["G1"].status is Status.DISCREPANCY  # the omission would stand for 800 characters  # type: ignore[attr-defined]
+    assert out["G2"].status is Status.DISCREPANCY  # never across a blank line  # type: ignore[attr-defined]
+
+
+def test_japanese_elision_marks(tmp_path: Path, run: Run) -> None:
+    src = aozora_text(tmp_path / "ja.txt", ["　調査では、導入企業のうち半数以上が、業務の効率が上がったと答えた。一方で費用の増加を挙げる企業も多かった。"])
+    out = run({"ja": src}, q("J1", "ja", "導入企業のうち半数以上が（中略）業務の効率が上がったと答えた"))
+    assert out["J1"].status is Status.VERIFIED  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------- 8. check and audit without a ledger
+
+
+def test_check_and_audit_without_a_ledger_draft_the_claims(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from claimledger.cli import cli as main
+
+    pdf = _two_pages(tmp_path)
+    page = ruby_html(tmp_path / "neko.xhtml", RUBY_PARAS)
+    draft = tmp_path / "draft.md"
+    draft.write_text(
+        "# Notes\n\n"
+        'The survey says "the committee decided to expand the monitoring programme to twelve additional '
+        'wetlands" [@survey].\n\n'
+        "小説は「どこで生れたかとんと見当がつかぬ」と書く [@neko]。\n",
+        encoding="utf-8",
+    )
+    runner = CliRunner()
+    args = ["--source", f"survey={pdf}", "--source", f"neko={page}"]
+    res = runner.invoke(main, ["check", str(draft), *args, "--format", "json"])
+    assert res.exit_code == 0, res.output
+    assert '"outcome": "PASS"' in res.output and '"end_page": 2' in res.output
+    res = runner.invoke(main, ["audit", str(draft), *args])
+    assert res.exit_code == 0, res.output
+    assert "0 verified" not in res.output and "all backed" in res.output
+    res = runner.invoke(main, ["check", str(draft)])
+    assert res.exit_code == 2 and "--source KEY=PATH" in res.output
+
+
+# ---------------------------------------------------------------- 9. messages
+
+
+def test_extracted_statements_hold_no_marks_or_keys(tmp_path: Path) -> None:
+    from claimledger._drafts import extract_ledger
+
+    draft = tmp_path / "d.md"
+    draft.write_text(
+        'The study found that "adding an independent verification step reduced errors" [V] [@smith2019].\n', "utf-8"
+    )
+    text = extract_ledger(draft)
+    statement = next(line for line in text.splitlines() if "statement:" in line)
+    assert "[V]" not in statement and "smith2019" not in statement and statement.endswith('errors\\"."')
+
+
+def test_quote_absent_never_says_nothing_close_and_then_shows_a_passage(tmp_path: Path, run: Run) -> None:
+    pdf = report_pdf(tmp_path / "review.pdf", ELIDE_PAGES, header="Annual Review 2024")
+    out = run({"review": pdf}, q("M1", "review", "Our telescopes observed nine new comets last winter"))
+    m1 = out["M1"]
+    assert m1.reason is Reason.QUOTE_ABSENT  # type: ignore[attr-defined]
+    if m1.nearest is not None:  # type: ignore[attr-defined]
+        assert "nor anything close" not in m1.message and "orientation" in m1.message  # type: ignore[attr-defined]
+    else:
+        assert "nor anything close" in m1.message  # type: ignore[attr-defined]

@@ -11,8 +11,10 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
+from claimledger._exceptions import SourceError
 from claimledger.checks.context import RunContext
 from claimledger.checks.diff import word_diff
+from claimledger.checks.elisions import ElidedQuote, find_elided, split_elided
 from claimledger.checks.quote_scan import evidence_at, find_in_hyphen_reading, find_whole
 from claimledger.index import IndexedSource
 from claimledger.model.finding import Evidence, Finding, Reason, Status
@@ -86,6 +88,11 @@ def check_quote_text(
             claim_id, check, Status.VERIFIED, Reason.QUOTE_FOUND,
             f"found verbatim in {source_id} ({found.where()}){how}", evidence=found,
         )  # fmt: skip
+    elided = split_elided(nq)
+    if elided is not None:
+        finding = _check_elided(claim_id, source_id, elided, ctx, check)
+        if finding is not None:
+            return finding
     if result.in_hidden:
         return Finding(
             claim_id, check, Status.DISCREPANCY, Reason.QUOTE_ONLY_IN_HIDDEN_TEXT,
@@ -111,10 +118,44 @@ def check_quote_text(
             f"not found verbatim in {source_id}; the nearest passage{where} differs: {diff}",
             nearest=evidence, diff=diff, extra={"similarity": round(score, 1)},
         )  # fmt: skip
+    if near is not None:
+        evidence, score, _passage = near
+        where = f" ({evidence.where()})"
+        return Finding(
+            claim_id, check, Status.DISCREPANCY, Reason.QUOTE_ABSENT,
+            f"the quote does not appear in {source_id}; the most similar passage{where} is only "
+            f"{score:.0f}% alike, shown for orientation, not as a near miss",
+            nearest=evidence, extra={"similarity": round(score, 1)},
+        )  # fmt: skip
     return Finding(
         claim_id, check, Status.DISCREPANCY, Reason.QUOTE_ABSENT,
         f"the quote does not appear in {source_id}, nor anything close to it",
-        nearest=near[0] if near else None,
+    )  # fmt: skip
+
+
+def _check_elided(claim_id: str, source_id: str, quote: ElidedQuote, ctx: RunContext, check: str) -> Finding | None:
+    """An elided quote: verified when every segment is found in order in one passage; None to
+    report the quote as any other miss."""
+    short = [s for s in quote.segments if len(s) < ctx.config.min_quote_chars]
+    if short:
+        return Finding(
+            claim_id, check, Status.UNVERIFIABLE, Reason.QUOTE_TOO_SHORT,
+            f"elided quote: the segment {short[0]!r} has {len(short[0])} characters after normalization; "
+            f"each segment needs at least {ctx.config.min_quote_chars} for a match to mean anything",
+        )  # fmt: skip
+    ix = ctx.source(source_id)
+    if isinstance(ix, SourceError):
+        return None
+    found = find_elided(ix, quote)
+    if found is None:
+        return None
+    listed = f"; bracketed insertions: {', '.join(repr(i) for i in quote.insertions)}" if quote.insertions else ""
+    return Finding(
+        claim_id, check, Status.VERIFIED, Reason.QUOTE_FOUND,
+        f"found in {source_id} ({found.where()}) as an elided quote: {len(quote.segments)} segments, "
+        f"each verbatim, in order, in one passage{listed}",
+        evidence=found,
+        extra={"elided": True, "segments": len(quote.segments), "insertions": list(quote.insertions)},
     )  # fmt: skip
 
 

@@ -160,8 +160,9 @@ def _apply(fn: Any, options: list[Any]) -> Any:
 def report_options(fn: Any) -> Any:
     """--ledger, --format, --output, --no-fail-closed."""
     options = [
-        click.option("--ledger", "-l", type=click.Path(path_type=Path), required=True,
-                     help="Ledger file (YAML or JSON). Paths inside it are relative to it."),
+        click.option("--ledger", "-l", type=click.Path(path_type=Path),
+                     help="Ledger file (YAML or JSON). Paths inside it are relative to it. Without it, "
+                          "give DRAFT and --source KEY=PATH: the claims are drafted as `extract` does."),
         click.option("--format", "-f", "fmt", type=click.Choice(FORMATS), default="markdown",
                      show_default=True, help="Report format."),
         click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False),

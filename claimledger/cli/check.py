@@ -70,9 +70,21 @@ def check(draft: Path | None, receipt: Path | None, **kw: Any) -> None:
         ensure_receipt_target(receipt)
         config = config_from(kw)
         sources = sources_from(kw)
+        ledger: Any = kw["ledger"]
+        base_dir = None
+        if ledger is None:
+            if draft is None:
+                raise InputError("check needs --ledger LEDGER, or a DRAFT with --source KEY=PATH")
+            if receipt is not None:
+                raise InputError("--receipt needs a ledger file (--ledger)")
+            from claimledger._drafts import drafted_ledger
+
+            ledger = drafted_ledger(draft, sources, min_quote_chars=config.min_quote_chars,
+                                    fmt=kw["draft_format"])  # fmt: skip
+            base_dir = Path.cwd()
         judge = _judge_from(kw)
         try:
-            report = gate(kw["ledger"], config=config, progress=progress, draft=draft, sources=sources,
+            report = gate(ledger, base_dir=base_dir, config=config, progress=progress, draft=draft, sources=sources,
                           allow=allow_from(kw), section=kw["section"], draft_format=kw["draft_format"],
                           judge=judge, judge_cache=kw["judge_cache"],
                           summary_section=kw["summary_section"])  # fmt: skip

@@ -160,19 +160,29 @@ def lint_cmd(draft: Path, ledger: Path | None, **kw: Any) -> None:
 
 @cli.command("audit")
 @DRAFT_ARG
-@click.option("--ledger", "-l", type=click.Path(path_type=Path), required=True, help="The ledger that backs claims.")
+@click.option("--ledger", "-l", type=click.Path(path_type=Path),
+              help="The ledger that backs claims (without it: --source KEY=PATH, claims drafted as `extract` does).")
+@source_options
 @allow_options
-@click.option("--draft-format", type=click.Choice(("markdown", "latex", "text")), help="Draft format.")
 @click.option("--format", "-f", "fmt", type=click.Choice(("markdown", "json")), default="markdown",
               show_default=True, help="Report format.")  # fmt: skip
 @click.option("--min-quote-chars", type=click.IntRange(1), default=8, show_default=True,
               help="Uncited quotations shorter than this are not audited.")  # fmt: skip
-def audit_cmd(draft: Path, ledger: Path, fmt: str, min_quote_chars: int, **kw: Any) -> None:
-    """Flag every figure, quotation and citation key in DRAFT that no ledger claim backs (HIGH)."""
+def audit_cmd(draft: Path, ledger: Path | None, fmt: str, min_quote_chars: int, **kw: Any) -> None:
+    """Flag every figure, quotation and citation key in DRAFT that no ledger claim backs (HIGH).
+
+    Without --ledger, give the cited sources with --source KEY=PATH: the claims are drafted
+    from the draft as `extract` does, and what they cannot back is reported."""
     from claimledger._config import GateConfig
 
     try:
-        report = audit(draft, ledger=ledger, allow=allow_from(kw), section=kw["section"],
+        backing: Any = ledger
+        if ledger is None:
+            from claimledger._drafts import drafted_ledger
+
+            backing = drafted_ledger(draft, sources_from(kw), min_quote_chars=min_quote_chars,
+                                     fmt=kw["draft_format"])  # fmt: skip
+        report = audit(draft, ledger=backing, allow=allow_from(kw), section=kw["section"],
                        config=GateConfig(min_quote_chars=min_quote_chars), fmt=kw["draft_format"])  # fmt: skip
     except InputError as exc:
         _fail_input(str(exc))

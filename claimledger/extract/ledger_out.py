@@ -62,7 +62,7 @@ def render_ledger(analysis: Analysis, sources: dict[str, str], datasets: dict[st
             "    kind: quote",
             f"    source: {_q(t.keys[0])}",
             f"    quote: {_q(' '.join(t.text.split()))}",
-            f"    statement: {_q(analysis.sentence_text(t.sentence))}",
+            f"    statement: {_q(analysis.statement_text(t.sentence))}",
             f"    location: {_loc(analysis, t.start)}",
         ]
         if len(t.keys) > 1:
@@ -70,7 +70,7 @@ def render_ledger(analysis: Analysis, sources: dict[str, str], datasets: dict[st
     for m in analysis.mentions:
         if analysis.quotation_containing(m.start) is not None:
             continue
-        sentence = analysis.sentence_text(analysis.sentence_of(m.start))
+        sentence = analysis.statement_text(analysis.sentence_of(m.start))
         if m.kind == "date":
             line, _col = analysis.draft.where(m.start)
             claims.append(f"  # date {m.text!r} on line {line}: back it with a quote claim that prints it, or --allow")

@@ -111,6 +111,26 @@ class Analysis:
             return ""
         return " ".join(self.draft.prose[s.start : s.end].replace("\u2029", " ").split())
 
+    def statement_text(self, s: Sentence | None) -> str:
+        """The sentence as a claim's statement: the writer's marks and citation keys taken out
+        (they are not what the sentence claims, and an overclaim rule must not read them)."""
+        if s is None:
+            return ""
+        cut = sorted(
+            [(m.start, m.end) for m in self.marks if s.start <= m.start < s.end]
+            + [(c.start, c.end) for c in self.citations if s.start <= c.start < s.end]
+        )
+        prose = self.draft.prose
+        parts: list[str] = []
+        pos = s.start
+        for a, b in cut:
+            if a >= pos:
+                parts.append(prose[pos:a])
+                pos = min(b, s.end)
+        parts.append(prose[pos : s.end])
+        text = " ".join("".join(parts).replace("\u2029", " ").split())
+        return re.sub(r"\s+([,.;:!?、。，．])", r"\1", text)
+
     @cached_property
     def targets(self) -> list[Target]:
         prose = self.draft.prose

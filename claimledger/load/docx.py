@@ -18,7 +18,9 @@ from claimledger._exceptions import SourceError
 if TYPE_CHECKING:
     from claimledger.load.sources import Extracted
 
-INSTALL_HINT = "reading .docx files needs python-docx: pip install 'claimledger[docx]'"
+INSTALL_HINT = (
+    "reading .docx files needs python-docx: pip install 'claimledger[docx]' (from a clone: pip install -e '.[docx]')"
+)
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 
 

@@ -64,6 +64,9 @@ def render_markdown(report: Report, title: str = "claimledger verification repor
     tally = ", ".join(
         [f"{verified} verified"] + [f"{counts[t.value]} {t.value}" for t in Tier if counts[t.value]]
     )
+    if not report.findings and report.claims_total and report.outcome is Outcome.PASS:
+        # the unlisted audit reports nothing when all is backed: "(0 verified)" would read as a failure
+        tally = f"{report.claims_total} figures and quotations checked, all backed"
     out.append(f"**Outcome:** {_OUTCOME_TEXT[report.outcome]} ({tally})")
     if not report.fail_closed:
         out.append("")

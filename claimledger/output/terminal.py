@@ -92,11 +92,15 @@ def summary(report: Report) -> Group:
     head = Text()
     head.append(f" {report.outcome.value} ", style=_OUTCOME_STYLE[report.outcome])
     head.append(f"  {_OUTCOME_TEXT[report.outcome]}\n")
-    head.append(f"{report.claims_total} claims checked: ")
-    for i, key in enumerate(TIER_KEYS):
-        if i:
-            head.append(", ")
-        head.append(f"{counts.get(key, 0)} {key}", style=_TIER_STYLE[key] if counts.get(key, 0) else "dim")
+    if not report.findings and report.claims_total and report.outcome is Outcome.PASS:
+        # the unlisted audit reports nothing when all is backed: "0 verified" would read as a failure
+        head.append(f"{report.claims_total} figures and quotations checked: all backed, no findings")
+    else:
+        head.append(f"{report.claims_total} claims checked: ")
+        for i, key in enumerate(TIER_KEYS):
+            if i:
+                head.append(", ")
+            head.append(f"{counts.get(key, 0)} {key}", style=_TIER_STYLE[key] if counts.get(key, 0) else "dim")
     ledger = report.reproducibility.get("ledger")
     if isinstance(ledger, dict) and ledger.get("path"):
         head.append(f"\nledger: {ledger['path']}", style="dim")
