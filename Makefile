@@ -18,7 +18,7 @@ demo: $(STAMP)
 	@echo "== English: the seed-000 analytics report (numbers) and a paper's quotes =="
 	$(BIN)/claimledger check --ledger examples/en/ledger.yaml --metrics examples/en/metrics.py || echo "(exit code $$?)"
 	@echo
-	@echo "== Japanese: 調査ダイジェスト (quotes from a PDF and an HTML page) =="
+	@echo "== Japanese: 調査ダイジェスト (quotes from PDFs, one across a page break, and HTML pages, one with furigana) =="
 	$(BIN)/claimledger check --ledger examples/ja/ledger.yaml || echo "(exit code $$?)"
 	@echo
 	@echo "== Japanese digest (seed 004): the writer's own [V] marks, recomputed by the program =="

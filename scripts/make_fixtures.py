@@ -40,6 +40,57 @@ def write_pdf(path: Path, pages: list[tuple[str, list[str]]], invariant: bool = 
     c.save()
 
 
+def write_report_pdf(path: Path, header: str, pages: list[dict[str, list[str]]], font: str) -> None:
+    """A report as offices print one: a running header over a rule, body lines, a figure box with
+    its caption, footnotes under a short rule in small type, and the page number at the foot."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    c = canvas.Canvas(str(path), invariant=True)
+    c.setTitle(path.stem)
+    for number, page in enumerate(pages, 1):
+        c.setFont(font, 8)
+        c.drawString(56, 810, header)
+        c.line(56, 805, 540, 805)
+        c.setFont(font, 10.5)
+        y = 770.0
+        for line in page.get("body", []):
+            c.drawString(56, y, line)
+            y -= 16
+        if page.get("caption"):
+            c.rect(56, y - 110, 320, 100)
+            y -= 124
+            c.setFont(font, 8.5)
+            for line in page["caption"]:
+                c.drawString(56, y, line)
+                y -= 12
+        if page.get("footnotes"):
+            c.line(56, 96, 200, 96)
+            c.setFont(font, 7.5)
+            fy = 84.0
+            for line in page["footnotes"]:
+                c.drawString(56, fy, line)
+                fy -= 10
+        c.setFont(font, 9)
+        c.drawCentredString(297, 36, f"- {number} -")
+        c.showPage()
+    c.save()
+
+
+RUBY_ESSAY = """<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE html>
+<html xmlns="http://www.w3.org/1999/xhtml" lang="ja">
+<head><meta charset="UTF-8"/><title>現場の言葉</title></head>
+<body>
+<nav><a href="index.html">目次</a></nav>
+<h1 class="title">現場の言葉</h1>
+<div class="main_text">
+<p>生成AIの導入を進めた担当者は、まず<ruby><rb>現場</rb><rp>（</rp><rt>げんば</rt><rp>）</rp></ruby>の<ruby><rb>声</rb><rp>（</rp><rt>こえ</rt><rp>）</rp></ruby>を聞くことから始めたという。</p>
+<p>「道具は<ruby><rb>使</rb><rp>（</rp><rt>つか</rt><rp>）</rp></ruby>い手の<ruby><rb>習慣</rb><rp>（</rp><rt>しゅうかん</rt><rp>）</rp></ruby>に合わせて育てるものだ」と同氏は話す。</p>
+</div>
+</body>
+</html>
+"""
+
+
 def write_hidden_text_pdf(path: Path) -> None:
     """One page: visible lines, plus lines a reader cannot see (render mode 3, white, tiny, transparent)."""
     c = canvas.Canvas(str(path), invariant=True)
@@ -188,6 +239,24 @@ def main() -> None:
             "回答企業は1.2万社で、そのうち３０％が全社で導入済みと答えた。",
         ]),
     ])  # fmt: skip
+    write_report_pdf(examples / "ja" / "sources" / "hokoku2024.pdf", "生成AI活用実態調査　報告書（2024年度）", [
+        {
+            "body": [
+                "本報告書は、国内の事業所を対象に行った生成AIの活用実態調査の",
+                "結果をまとめたものである。調査の結果、文書の作成や要約に生成AIを",
+                "使う事業所では、確認作業にかかる時間が",
+            ],
+            "caption": ["図1　業務別の生成AI利用率（2024年）"],
+            "footnotes": ["※　回答数は速報値であり、確定値とは異なる場合がある。"],
+        },
+        {
+            "body": [
+                "かえって増えたと答えた割合が最も高かった。",
+                "詳しい集計の方法は付録に示す。",
+            ],
+        },
+    ], "HeiseiMin-W3")  # fmt: skip
+    (examples / "ja" / "sources" / "essay.xhtml").write_text(RUBY_ESSAY, encoding="utf-8")
 
 
 if __name__ == "__main__":

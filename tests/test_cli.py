@@ -133,6 +133,9 @@ def test_installed_script_runs_the_bundled_examples() -> None:
     assert by["Q1"]["status"] == "verified" and by["Q1"]["evidence"]["page"] == 1
     assert by["Q2"]["reason"] == "quote_near_miss" and "{+約+}" in by["Q2"]["diff"]
     assert by["N1"]["status"] == "verified" and by["N2"]["status"] == "verified"
+    # the demo shows a quote across a PDF page break and a quote from a page with furigana, verified
+    assert by["Q5"]["status"] == "verified" and (by["Q5"]["evidence"]["page"], by["Q5"]["evidence"]["end_page"]) == (1, 2)
+    assert by["Q6"]["status"] == "verified" and by["Q6"]["evidence"]["line"] == 10
 
 
 def test_version_and_help() -> None:

@@ -159,4 +159,7 @@ class Finding:
         out["status"] = self.status.value
         out["reason"] = self.reason.value
         out["tier"] = self.tier.value if self.tier else None
+        for key in ("evidence", "nearest"):
+            if isinstance(out.get(key), dict):  # JSON has no tuples: the same value on every surface
+                out[key]["spans"] = [list(span) for span in out[key].get("spans", ())]
         return out
