@@ -216,3 +216,66 @@ def test_hostile_source_shows_as_text(browser: Browser, tmp_path: Path) -> None:
     expect(page.locator("img")).to_have_count(0)
     page.locator("li.finding", has_text="C1").hover()
     assert view.dialogs == [] and view.errors == []
+
+
+def test_real_run_marks_quotes_where_the_draft_prints_them(browser: Browser, tmp_path: Path) -> None:
+    """A real `check DRAFT --ledger` run over a ruby page: the ledger's quote claim (located in the
+    ledger) is highlighted where the draft prints it, green because it verified, with the writer's
+    [V]; an unlisted quotation is red, and a highlight holding a HIGH finding is never green."""
+    import dataclasses
+
+    from claimledger import gate
+    from tests.realdocs import ruby_html
+    from tests.test_real_documents import RUBY_PARAS
+
+    ruby_html(tmp_path / "neko.xhtml", RUBY_PARAS)
+    draft_text = (
+        "# 読書メモ\n\n"
+        "漱石は「どこで生れたかとんと見当がつかぬ」[V] と書いた [@neko]。\n\n"
+        "別の箇所には「何でも薄暗いじめじめした所で泣いていた事だけは記憶している」とある。\n"
+    )
+    (tmp_path / "draft.md").write_text(draft_text, encoding="utf-8")
+    ledger = tmp_path / "ledger.yaml"
+    ledger.write_text(
+        "version: 1\nsources:\n  neko: neko.xhtml\nclaims:\n"
+        '  - id: Q1\n    kind: quote\n    source: neko\n    quote: "どこで生れたかとんと見当がつかぬ"\n',
+        encoding="utf-8",
+    )
+    report = gate(ledger, draft=tmp_path / "draft.md")
+    by = {f.claim_id: f for f in report.findings}
+    assert by["Q1"].verified and (by["Q1"].location or {}).get("in") == "ledger"
+    unlisted = [f for f in report.findings if f.reason.value == "unlisted_quote"]
+    assert len(unlisted) == 1
+    view = _open(browser, report, tmp_path, "real-run.html", draft_text)
+    page = view.page
+    green = page.locator("#draft mark.finding.tier-verified")
+    expect(green).to_have_text("どこで生れたかとんと見当がつかぬ")  # located in the draft, shown verified
+    green.click()
+    assert view.selected_claim() == "Q1"
+    expect(page.locator("section.evidence:visible blockquote").first).to_contain_text("どこで生れたかとんと見当がつかぬ")
+    red = page.locator("#draft mark.finding.tier-HIGH")
+    expect(red).to_have_count(1)
+    expect(red).to_contain_text("何でも薄暗いじめじめした所で泣いていた")
+    expect(page.locator("li.finding", has_text="Q1")).to_have_count(0)  # not listed again below the draft
+    view.screenshot("html-report-real-run.png")
+    assert view.errors == [] and view.dialogs == []
+    # the same report with the verified claim's highlight overlapping the unlisted quotation:
+    # the shared highlight takes the worst tier (before, the first finding's colour: green)
+    line = draft_text.count("\n", 0, draft_text.index("別の箇所")) + 1
+    moved = [
+        dataclasses.replace(f, location={"file": "draft.md", "line": line, "column": 1, "end_line": line,
+                                         "end_column": len("別の箇所には「何でも薄暗いじめじめ") + 1})
+        if f.claim_id == "Q1" else f
+        for f in report.findings
+    ]  # fmt: skip
+    view2 = _open(browser, dataclasses.replace(report, findings=moved), tmp_path, "overlap.html", draft_text)
+    shared = view2.page.locator("#draft mark.finding", has_text="別の箇所")
+    expect(shared).to_have_class("finding tier-HIGH")
+    worst = view2.page.evaluate(
+        """() => [...document.querySelectorAll('#draft mark.finding')].every(m => {
+               const tiers = m.dataset.idxs.split(' ').map(i => document.getElementById('ev-' + i).className);
+               return !tiers.some(t => t.includes('tier-HIGH')) || m.classList.contains('tier-HIGH'); })"""
+    )
+    assert worst is True
+    view2.screenshot("html-report-overlap.png")
+    assert view2.errors == [] and view2.dialogs == []

@@ -432,3 +432,35 @@ def test_quote_absent_never_says_nothing_close_and_then_shows_a_passage(tmp_path
         assert "nor anything close" not in m1.message and "orientation" in m1.message  # type: ignore[attr-defined]
     else:
         assert "nor anything close" in m1.message  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------- 7. headings
+
+
+def test_heading_labels_are_not_unlisted_but_body_figures_are(tmp_path: Path, write_ledger: Callable[..., Path]) -> None:
+    from claimledger._drafts import audit
+
+    ledger = write_ledger("version: 1\nsources: {}\nclaims: []\n")
+    md = tmp_path / "notes.md"
+    md.write_text(
+        "# Python 3.12: what changed\n\n## 『吾輩は猫である』を読み直す\n\n## Revenue grew 40% in 2024\n\n"
+        "Python 3.12 is 5% faster than the last release.\n\n"
+        "The release notes call it 『長く待たれた高速化の版です』.\n",
+        encoding="utf-8",
+    )
+    doc = docx_file(
+        tmp_path / "notes.docx",
+        title="Django 5.0.1 release notes",
+        paragraphs=["Queries ran 12% faster in our tests."],
+        headings={0: "バージョン3の変更点"},
+    )
+    md_findings = audit(md, ledger=ledger).findings
+    found = {(f.reason.value, f.claimed) for f in md_findings}
+    lines = {f.location["line"] for f in md_findings if f.location}
+    assert 1 not in lines and 3 not in lines  # the version label and the title in 『』
+    assert ("unlisted_number", "40%") in found and ("unlisted_number", "5%") in found  # strict elsewhere
+    assert ("unlisted_number", "3.12") in found  # the same label in the body is a figure
+    assert any(r == "unlisted_quote" for r, _c in found)  # 『』 in the body is a quotation
+    doc_found = {(f.reason.value, f.claimed) for f in audit(doc, ledger=ledger).findings}
+    assert ("unlisted_number", "12%") in doc_found
+    assert not {c for _r, c in doc_found} & {"5.0.1", "3"}

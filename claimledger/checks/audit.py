@@ -18,11 +18,15 @@ line and column:
 
 Not audited: anything inside a citation (keys, years, locators), structural
 numbers (list markers, heading numbers, footnote labels, "p. 4", "Fig. 2"),
-and whatever an allow pattern matches in full.
+labels in headings (a version after a name, "Python 3.12: what changed",
+"v2", "バージョン3"; a title in 『』), and whatever an allow pattern matches in
+full. Every other figure in a heading, and every figure in the body, is
+audited.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -70,6 +74,21 @@ def _allowed(text: str, allow: Sequence[re.Pattern[str]]) -> bool:
     return any(p.fullmatch(text) or p.fullmatch(probe) for p in allow)
 
 
+# a version label: "Python 3.12", "Django 5.0.1", "v2", "ver. 3", "version 4", "バージョン3"
+_VERSION_BEFORE = re.compile(r"(?:\b[A-Za-z][\w+#.-]*[ \t]|\bv|\bver\.?[ \t]?|\bversion[ \t]|バージョン[ \t]?)$", re.I)
+_DOTTED = re.compile(r"\d+(?:\.\d+)+")
+
+
+def heading_label(prose: str, start: int, end: int, text: str) -> bool:
+    """A version label in a heading: a dotted number after a name, or any number after v/version."""
+    before = prose[max(0, start - 24) : start]
+    if not _VERSION_BEFORE.search(before):
+        return False
+    if _DOTTED.fullmatch(text):
+        return True
+    return bool(re.search(r"(?:\bv|\bver\.?[ \t]?|\bversion[ \t]|バージョン[ \t]?)$", before, re.I))
+
+
 class Auditor:
     def __init__(self, analysis: Analysis, ledger: Ledger) -> None:
         self.analysis = analysis
@@ -102,12 +121,24 @@ class Auditor:
         nq = normalize_quote(text)
         return bool(nq) and any(nq in q for _src, q in self.quotes)
 
+    def _heading_lines(self) -> set[int]:
+        draft = self.analysis.draft
+        out = set()
+        for h in draft.headings:
+            line = bisect.bisect_right(draft.line_starts, h.raw_start)
+            out.add(line)
+        return out
+
     def run(self, allow: Sequence[re.Pattern[str]] = (), span: tuple[int, int] | None = None) -> list[Finding]:
         a = self.analysis
         lo, hi = span if span else (0, len(a.draft.prose))
         findings: list[Finding] = []
+        headings = self._heading_lines()
         for m in a.mentions:
             if not lo <= m.start < hi or a.quotation_containing(m.start) is not None or _allowed(m.text, allow):
+                continue
+            line, _col = a.draft.where(m.start)
+            if line in headings and heading_label(a.draft.prose, m.start, m.end, m.text):
                 continue
             cit = a.citation_for(m.start, m.end)
             if self.number_backed(m, cit.keys if cit else ()):
@@ -122,6 +153,8 @@ class Auditor:
             inner = a.draft.prose[q.inner_start : q.inner_end]
             if not lo <= q.start < hi or _allowed(inner, allow):
                 continue
+            if a.draft.prose[q.start] == "『" and a.draft.where(q.start)[0] in headings:
+                continue  # a title in a heading: 『吾輩は猫である』を読む
             cited = a.citation_for(q.start, q.end) is not None
             if not cited and len("".join(inner.split())) < a.min_chars:
                 continue

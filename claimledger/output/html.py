@@ -79,6 +79,7 @@ class _Mark:
     start: int
     end: int
     idxs: list[int] = field(default_factory=list)
+    tier: str = "verified"  # the worst tier of its findings: a HIGH is never shown green
 
 
 def _passage(ev: Evidence | None) -> _Passage | None:
@@ -165,6 +166,21 @@ def _span(draft: str, starts: list[int], f: Finding) -> tuple[int, int] | None:
     return start, end
 
 
+_QUOTE_CHECKS = ("literal_quote",)
+_MIN_PLACED_QUOTE = 8
+
+
+def _quoted_span(draft: str, f: Finding) -> tuple[int, int] | None:
+    """Where the draft prints a ledger quote claim's quote verbatim (its first place), if it does."""
+    if f.check not in _QUOTE_CHECKS or not isinstance(f.claimed, str):
+        return None
+    quote = f.claimed.strip()
+    if len(quote) < _MIN_PLACED_QUOTE:
+        return None
+    at = draft.find(quote)
+    return (at, at + len(quote)) if at >= 0 else None
+
+
 def _draft_segments(draft: str, items: list[_Item]) -> list[tuple[str, _Mark | None]]:
     """The draft cut into plain text and highlighted marks (overlapping claims share a mark)."""
     starts = _line_starts(draft)
@@ -176,6 +192,13 @@ def _draft_segments(draft: str, items: list[_Item]) -> list[tuple[str, _Mark | N
         if span is not None:
             spans.append((span[0], span[1], item.idx))
             item.in_draft = True
+    # a ledger claim whose quote the draft prints verbatim is shown where the draft prints it
+    quoted = {it.finding.claim_id: _quoted_span(draft, it.finding) for it in items if not it.in_draft}
+    for item in items:
+        span = quoted.get(item.finding.claim_id)
+        if not item.in_draft and span is not None:
+            spans.append((span[0], span[1], item.idx))
+            item.in_draft = True
     spans.sort(key=lambda s: (s[0], -s[1], s[2]))
     marks: list[_Mark] = []
     for start, end, idx in spans:
@@ -184,6 +207,10 @@ def _draft_segments(draft: str, items: list[_Item]) -> list[tuple[str, _Mark | N
             marks[-1].idxs.append(idx)
         else:
             marks.append(_Mark(start, end, [idx]))
+    rank = {key: i for i, key in enumerate(TIER_KEYS)}
+    tiers = {item.idx: item.tier for item in items}
+    for mark in marks:
+        mark.tier = min((tiers[i] for i in mark.idxs), key=lambda t: rank.get(t, 0))
     segments: list[tuple[str, _Mark | None]] = []
     pos = 0
     for mark in marks:
