@@ -464,3 +464,23 @@ def test_heading_labels_are_not_unlisted_but_body_figures_are(tmp_path: Path, wr
     doc_found = {(f.reason.value, f.claimed) for f in audit(doc, ledger=ledger).findings}
     assert ("unlisted_number", "12%") in doc_found
     assert not {c for _r, c in doc_found} & {"5.0.1", "3"}
+
+
+def test_a_body_sentence_that_starts_like_a_caption_is_body(tmp_path: Path, run: Run) -> None:
+    pdf = report_pdf(
+        tmp_path / "t.pdf",
+        [
+            Page(["Counts rose at most sites, as the summary of the results in"]),
+            Page(["Table 3 shows for each region and each of the two seasons.", "Nothing else changed."]),
+        ],
+        header=EN_HEADER,
+    )
+    out = run(
+        {"t": pdf},
+        q("T1", "t", "the summary of the results in Table 3 shows for each region")
+        + q("T2", "t", "the summary of the results in shows for each region")
+        + q("T3", "t", "results in 2 Table 3 shows"),
+    )
+    assert out["T1"].status is Status.VERIFIED  # type: ignore[attr-defined]
+    assert out["T2"].status is Status.DISCREPANCY  # words are never skipped  # type: ignore[attr-defined]
+    assert out["T3"].status is Status.DISCREPANCY  # the page number is set aside, not read  # type: ignore[attr-defined]

@@ -30,14 +30,22 @@ from claimledger.normalize import Normalized, normalize
 
 SENTENCE_END = ".。!?！？:："
 _BLOCKED = "\n\x00\n"  # between pages that a reader sees as separate sentences: no quote holds NUL
+_ROMAN = r"(?=[ivxlc])c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})"
 _PAGE_NUMBER = re.compile(
-    r"^[\s\-–—(（]*(?:page|p\.|pp\.|ページ|頁)?\s*[0-9０-９ivxlc]{1,5}\s*"
+    rf"^[\s\-–—(（]*(?:page|p\.|pp\.|ページ|頁)?\s*(?:[0-9０-９]{{1,5}}|{_ROMAN})\s*"
     r"(?:(?:/|of|／)\s*[0-9０-９]{1,5})?\s*(?:ページ|頁)?[\s\-–—)）]*$",
     re.I,
 )
-_CAPTION = re.compile(r"^\s*(?:figure|fig\.|table|chart|exhibit|source:|図|表|出典|資料)\s*[0-9０-９]", re.I)
-_FOOTNOTE = re.compile(r"^\s*(?:[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\*{1,3}|[†‡§]|※|注\s*[0-9０-９]*)\s*\S")
+# a caption starts with its label and number, then punctuation, a full-width space, a non-ASCII
+# title or the line end ("Table 3 shows that ..." is a sentence, not a caption)
+_CAPTION = re.compile(
+    r"^\s*(?:figure|fig\.|table|chart|exhibit|図|表)\s*[0-9０-９]+(?:[.:：．)）　]|\s*$|\s+(?=[^\x00-\x7f]))"
+    r"|^\s*(?:source:|出典[：:]|資料[：:])",
+    re.I,
+)
+_FOOTNOTE = re.compile(r"^\s*(?:[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\*{1,3}|[†‡§]|※|注\s*[0-9０-９]+|注[：:])\s*\S")
 _DIGIT_NOTE = re.compile(r"^\s*([0-9]{1,2})[\s.)）]\s*\S")
+_CLOSERS = "」』）)]】〕\"'”’"
 _EDGE_LINES = 3
 _BOTTOM_REGION = 6
 
@@ -132,7 +140,7 @@ def _body_range(page: str, lines: list[tuple[int, int]], running: set[str]) -> t
     # a caption at the top of the page: up to the line that ends it (at most three lines)
     if first < last and _CAPTION.match(text(first)):
         for j in range(first, min(first + 3, last)):
-            if text(j).rstrip().endswith(tuple(SENTENCE_END)) or j == min(first + 3, last) - 1:
+            if text(j).rstrip().rstrip(_CLOSERS).endswith(tuple(SENTENCE_END)) or j == min(first + 3, last) - 1:
                 first = j + 1
                 break
     # a caption or footnote block at the bottom: from its first line to the page end
@@ -180,7 +188,7 @@ def pdf_body_reading(ix: IndexedSource) -> Reading | None:
             continue
         s, e = a + lines[first][0], a + lines[last - 1][1]
         if parts:
-            prev = parts[-1].rstrip()
+            prev = parts[-1].rstrip().rstrip(_CLOSERS)
             sep = "\n" if prev and prev[-1] not in SENTENCE_END else _BLOCKED
             if sep == "\n":
                 junctions.append((n - 1, n + 2))
