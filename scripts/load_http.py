@@ -117,6 +117,22 @@ def _children() -> dict[int, list[int]]:
     return kids
 
 
+def tree_cpu(pid: int) -> float:
+    """CPU seconds (user + system, reaped children included) of ``pid`` and every descendant."""
+    kids = _children()
+    todo, ticks = [pid], 0
+    while todo:
+        p = todo.pop()
+        todo.extend(kids.get(p, []))
+        try:
+            with open(f"/proc/{p}/stat", encoding="ascii", errors="replace") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+            ticks += sum(int(x) for x in fields[11:15])  # utime, stime, cutime, cstime
+        except (OSError, ValueError, IndexError):
+            continue
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def tree_memory(pid: int) -> tuple[int, int, int]:
     """(RSS bytes, PSS bytes, processes) of ``pid`` and every descendant."""
     kids = _children()
@@ -321,7 +337,13 @@ def run_levels(url: str, pid: int, args: argparse.Namespace, refs: list[Any]) ->
         done = 0
         for clients, total in levels:
             t0 = time.monotonic()
+            cpu0 = tree_cpu(pid) if pid else 0.0
+            mine0 = time.process_time()
             r = asyncio.run(level(url, clients, total, args.max_seconds, refs))
+            r["client_cores_busy"] = round((time.process_time() - mine0) / r["seconds"], 2)
+            if pid:  # cores the server's processes kept busy: parallel work shows even on a loaded machine
+                r["server_cores_busy"] = round((tree_cpu(pid) - cpu0) / r["seconds"], 2)
+                r["server_cpu_ms_per_request"] = round(1000 * (tree_cpu(pid) - cpu0) / max(1, r["requests"]))
             done += r["requests"]
             if sampler:
                 rss, pss = sampler.peak(t0)
@@ -337,6 +359,8 @@ def run_levels(url: str, pid: int, args: argparse.Namespace, refs: list[Any]) ->
             out["levels"].append(r)
             print(f"clients {clients:3d}  requests {r['requests']:5d}  {r['rps']:7.2f} req/s  p50 {r['p50_ms']:6d} ms  "
                   f"p95 {r['p95_ms']:6d} ms  p99 {r['p99_ms']:6d} ms  statuses {r['statuses']}  wrong {r['wrong']}"
+                + (f"  server cores busy {r['server_cores_busy']}" if pid else "")
+                + f"  client cores busy {r['client_cores_busy']}"
                   + (f"  RSS peak {r['rss_peak_mb']} MB end {r['rss_end_mb']} MB ({r['processes']} processes)"
                      if sampler else ""), flush=True)  # fmt: skip
     finally:
