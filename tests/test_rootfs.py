@@ -7,7 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from claimledger.server._core import Content, PathNotFound, PathOutsideRoot, Workspace, run_check, run_mark
+from claimledger.server._core import (
+    Content,
+    PathNotFound,
+    PathOutsideRoot,
+    Run,
+    Workspace,
+    run_check,
+    run_mark,
+)
 from claimledger.server._rootfs import RootError, RootFS
 
 INSIDE = "An ordinary sentence inside the root.\n"
@@ -99,3 +107,18 @@ def test_the_runs_read_private_copies_and_say_where_from(tree: tuple[Path, Path]
         run_check(ws, ledger=Content(text=ledger, format="yaml"), sources={"s": Content(path="missing.txt")})
     marked = run_mark(ws, draft=Content(text="Text.\n", format="markdown"), write_to="in_abs/out.md")
     assert marked["written"] == "a/out.md" and (root / "a" / "out.md").read_text() == "Text.\n"
+
+
+def test_a_ledger_bibliography_is_confined_and_read_from_the_copy(tree: tuple[Path, Path]) -> None:
+    root, outside = tree
+    (outside / "refs.bib").write_text("@article{secret, title={Outside the root}}\n")
+    (root / "a" / "refs.bib").write_text("@article{inside, title={Inside the root}, year={2020}}\n")
+    ws = Workspace.open(root)
+    for bib in (str(outside / "refs.bib"), "../outside/refs.bib", "out_abs/refs.bib"):
+        with pytest.raises(PathOutsideRoot):
+            run_check(ws, ledger=Content(text=f"version: 1\nbibliography: {bib}\n", format="yaml"))
+    run = Run(ws)
+    with run:
+        parsed = run.ledger(Content(text="version: 1\nbibliography: [a/refs.bib]\n", format="yaml"))
+        (copy,) = parsed.bibliography_files()
+        assert Path(copy).is_relative_to(run.tmp()) and Path(copy).read_text().startswith("@article{inside")

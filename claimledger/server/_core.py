@@ -320,7 +320,13 @@ class Run:
             if is_url(name) or not name.strip():
                 raise BadRequest(f"dataset name {name!r} is not valid")
             data[name] = self._file(item, f"dataset {name!r}", f"dataset{i}", DATASET_EXT, "csv", None)
-        merged = parsed.model_copy(update={"sources": src, "datasets": data})
+        update: dict[str, Any] = {"sources": src, "datasets": data}
+        if parsed.bibliography is not None:  # .bib files: confined and copied like sources
+            bibs = [self._declared(b, base, f"bibliography {b!r}", limit) for b in parsed.bibliography_files()]
+            if any(is_url(b) for b in bibs):
+                raise BadRequest("bibliography: give files under the root, not URLs")
+            update["bibliography"] = bibs
+        merged = parsed.model_copy(update=update)
         merged._path, merged._sha256 = parsed._path, parsed._sha256
         return merged
 
