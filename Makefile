@@ -10,7 +10,7 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[dev,mcp,server,docx]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,mcp,server,docx,ray]"
 	touch $(STAMP)
 
 ## demo: run `claimledger check` on the bundled examples (English and Japanese; no network)
@@ -55,6 +55,7 @@ clean:
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[dev,mcp,server,bench]"
 	$(BIN)/python scripts/bench.py $(BENCH_ARGS)
+	$(BIN)/python scripts/bench_batch.py $(BENCH_BATCH_ARGS)
 
 ## eval: accuracy of every check (mutation benchmark + labelled slices in ../shared/bench; about a minute);
 ## writes docs/accuracy.md and claimledger/eval/operating_points.json. The judge runs only when

@@ -217,6 +217,9 @@ class Ledger(BaseModel):
     references: list[LedgerReference] = Field(
         default_factory=list, description="Bibliography entries written in the ledger (checked like --bib)."
     )
+    draft: str | None = Field(
+        default=None, description="The draft this ledger backs (path relative to the ledger); used by `claimledger batch`."
+    )
 
     _path: str | None = PrivateAttr(default=None)
     _sha256: str | None = PrivateAttr(default=None)

@@ -63,6 +63,10 @@ class Reason(StrEnum):
     DATASET_UNREADABLE = "dataset_unreadable"
     # infrastructure
     CHECK_CRASHED = "check_crashed"
+    # batch jobs (claimledger batch): the whole job is not verified
+    JOB_INPUT_ERROR = "job_input_error"
+    JOB_TIMEOUT = "job_timeout"
+    JOB_WORKER_LOST = "job_worker_lost"
     # semantic judge (claimledger.checks.semantic): a judge only ever adds findings
     JUDGE_CONTRADICTED = "judge_contradicted"
     JUDGE_OVERCLAIM = "judge_overclaim"
