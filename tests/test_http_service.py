@@ -254,3 +254,36 @@ def test_a_killed_server_leaves_no_worker_running_even_mid_check(tmp_path: Path)
     while time.monotonic() < deadline and any(_alive(p) for p in workers):
         time.sleep(0.1)
     assert not [p for p in workers if _alive(p)]
+
+
+def test_a_cancelled_request_keeps_its_worker_until_the_call_ends(tmp_path: Path) -> None:
+    """A request cancelled while it runs (server shutdown) must not hand its busy worker to the next one."""
+    import asyncio
+
+    from claimledger import GateConfig
+    from claimledger.server._pool import PoolSettings, WorkerPool
+    from claimledger.server.http import CheckRequest
+
+    root = make_workspace(tmp_path / "root")
+    settings = PoolSettings(root.resolve(), GateConfig(cache_dir=tmp_path / "cache"), False, size=1, queue=4,
+                            timeout=5)  # fmt: skip
+
+    async def scenario() -> tuple[Any, ...]:
+        pool = WorkerPool(settings)
+        await pool.start()
+        try:
+            slow = asyncio.create_task(pool.run("check", CheckRequest.model_validate(slow_body())))
+            while pool.running == 0:
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(0.5)  # the worker is inside the query
+            slow.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await slow
+            return await pool.run("check", CheckRequest.model_validate(fast_body()))
+        finally:
+            await pool.stop()
+
+    answer = asyncio.run(scenario())
+    assert answer[0] == "ok", answer
+    assert "C1" in {f["claim_id"] for f in answer[1]["findings"]}  # the fast request's own answer
+    assert "N" not in {f["claim_id"] for f in answer[1]["findings"]}

@@ -104,7 +104,7 @@ def _worker_main(conn: Connection, root: str, config: GateConfig, allow_urls: bo
     ws = Workspace.open(root, config=config, allow_urls=allow_urls)
     while True:
         try:
-            kind, req = conn.recv()
+            seq, kind, req = conn.recv()
         except (EOFError, OSError):
             return
         try:
@@ -115,7 +115,7 @@ def _worker_main(conn: Connection, root: str, config: GateConfig, allow_urls: bo
                 logging.getLogger("claimledger.http").exception("request failed")
             answer = ("error", status, code, message)
         try:
-            conn.send(answer)
+            conn.send((seq, answer))
         except (OSError, ValueError):
             return
 
@@ -135,20 +135,26 @@ class _Worker:
         self.proc.start()
         child.close()
         self.served = 0
+        self.seq = 0
 
     def call(self, kind: str, req: Any, timeout: float) -> tuple[Any, ...]:
-        self.conn.send((kind, req))
+        self.seq += 1
+        self.conn.send((self.seq, kind, req))
         if not self.conn.poll(timeout):
             self.kill()
             raise TimedOut(f"the check took longer than {timeout:g} s and was stopped; nothing was verified")
         try:
-            answer: tuple[Any, ...] = self.conn.recv()
+            seq, answer = self.conn.recv()
         except (EOFError, OSError):
             self.kill()
             raise WorkerDied("the worker running this check stopped (out of memory or a crash); "
                              "nothing was verified") from None  # fmt: skip
+        if seq != self.seq:  # never hand one request's answer to another
+            self.kill()
+            raise WorkerDied("the worker answered another request; nothing was verified")
         self.served += 1
-        return answer
+        result: tuple[Any, ...] = answer
+        return result
 
     def alive(self) -> bool:
         return self.proc.is_alive()
@@ -223,20 +229,23 @@ class WorkerPool:
             self.waiting -= 1
         self.running += 1
         loop = asyncio.get_running_loop()
-        replace = False
-        try:
-            return await loop.run_in_executor(self._threads, worker.call, kind, req, self.settings.timeout)
-        except PoolError:
-            replace = True
-            raise
-        finally:
-            self.running -= 1
-            if replace or not worker.alive() or worker.served >= self.settings.max_requests:
-                task = loop.create_task(self._replace(worker))
-                self._tasks.add(task)
-                task.add_done_callback(self._tasks.discard)
-            else:
-                self._idle.put_nowait(worker)
+        call = loop.run_in_executor(self._threads, worker.call, kind, req, self.settings.timeout)
+        call.add_done_callback(lambda done: self._release(worker, done))
+        # shielded: a cancelled request (shutdown) leaves the call running, and the worker is handed
+        # back only when the call has really ended, never while it still answers another request
+        return await asyncio.shield(call)
+
+    def _release(self, worker: _Worker, done: asyncio.Future[tuple[Any, ...]]) -> None:
+        """Back to the idle queue, or replaced (after a failure, a death, or its last request)."""
+        self.running -= 1
+        failed = done.cancelled() or done.exception() is not None
+        if failed or not worker.alive() or worker.served >= self.settings.max_requests:
+            task = asyncio.get_running_loop().create_task(self._replace(worker))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        else:
+            assert self._idle is not None
+            self._idle.put_nowait(worker)
 
     async def _replace(self, worker: _Worker) -> None:
         loop = asyncio.get_running_loop()
