@@ -484,3 +484,28 @@ def test_a_body_sentence_that_starts_like_a_caption_is_body(tmp_path: Path, run:
     assert out["T1"].status is Status.VERIFIED  # type: ignore[attr-defined]
     assert out["T2"].status is Status.DISCREPANCY  # words are never skipped  # type: ignore[attr-defined]
     assert out["T3"].status is Status.DISCREPANCY  # the page number is set aside, not read  # type: ignore[attr-defined]
+
+
+def test_mark_in_place_refuses_a_docx_draft(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from claimledger.cli import cli
+
+    doc = docx_file(tmp_path / "d.docx", title="Draft", paragraphs=["The survey counted 412 birds."])
+    before = doc.read_bytes()
+    res = CliRunner().invoke(cli, ["mark", str(doc), "--in-place"])
+    assert res.exit_code == 2 and "--output FILE.md" in res.output
+    assert doc.read_bytes() == before
+
+
+def test_report_json_with_new_evidence_fields_matches_the_schema(tmp_path: Path, run: Run) -> None:
+    import jsonschema
+
+    from claimledger.schemas import REPORT_SCHEMA_PATH, load
+
+    pdf = _two_pages(tmp_path)
+    out = run({"survey": pdf}, q("B1", "survey", "decided to expand the monitoring programme to twelve"))
+    report = out["_report"].to_dict()  # type: ignore[attr-defined]
+    jsonschema.validate(report, load(REPORT_SCHEMA_PATH))
+    ev = next(f["evidence"] for f in report["findings"] if f["claim_id"] == "B1")
+    assert ev["end_page"] == 2 and ev["reading"] == "pdf_body" and len(ev["spans"]) == 2

@@ -78,6 +78,10 @@ def mark_cmd(draft: Path, ledger: Path | None, output: Path | None, in_place: bo
     """
     if in_place and output is not None:
         _fail_input("use either --in-place or --output, not both")
+    if in_place and draft.suffix.lower() == ".docx":
+        _fail_input(f"{draft}: a .docx draft is read as Markdown and cannot be rewritten in place; "
+                    "write the marked Markdown with --output FILE.md")  # fmt: skip
+        return
     try:
         ensure_receipt_target(receipt)
         sources = sources_from(kw)
