@@ -12,15 +12,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from claimledger._config import GateConfig
-from claimledger._exceptions import InputError
+from claimledger._exceptions import InputError, SourceError
 from claimledger._version import __version__
 from claimledger.checks.context import RunContext
 from claimledger.checks.numeric import check_number
 from claimledger.checks.quote import check_quote_text, quote_key, quote_keys
 from claimledger.load.ledger import load_ledger
 from claimledger.metrics import load_metrics_file
-from claimledger.model.claim import Claim, Ledger, NumberClaim, QuoteClaim
-from claimledger.model.finding import Finding, Reason, Status
+from claimledger.model.claim import AttributionClaim, Claim, DatasetClaim, Ledger, NumberClaim, QuoteClaim
+from claimledger.model.finding import Evidence, Finding, Reason, Status
 from claimledger.model.report import Report
 from claimledger.reconcile import assign_tier, outcome_of
 
@@ -47,12 +47,22 @@ def _check_claim(claim: Claim, ctx: RunContext) -> list[Finding]:
             found += overclaim_findings(claim.id, claim.statement, claim.quote, context)
         if literal.status is Status.VERIFIED:
             found += _scope_check(claim, claim.source, claim.quote, ctx)
+        if claim.locator and literal.status is Status.VERIFIED and literal.evidence is not None:
+            found += _locator(claim.id, claim.locator, claim.source, literal.evidence, ctx)
         return found
     if isinstance(claim, NumberClaim):
         number = check_number(claim, ctx)
         if claim.source is not None and claim.quote is not None and number.status is Status.VERIFIED:
             return [number, *_scope_check(claim, claim.source, claim.quote, ctx)]
         return [number]
+    if isinstance(claim, AttributionClaim):
+        from claimledger.checks.attribution import attribution_findings
+
+        return attribution_findings(claim, ctx)
+    if isinstance(claim, DatasetClaim):
+        from claimledger.checks.dataset import check_dataset
+
+        return check_dataset(claim, ctx)
     from claimledger.checks.overclaim.negative import negative_claim_findings
 
     return negative_claim_findings(claim.id, claim.statement, claim.search)
@@ -66,6 +76,16 @@ def _scope_check(claim: QuoteClaim | NumberClaim, source: str, quote: str, ctx: 
     return claim_scope_findings(claim.id, source, quote, claim.statement, question, ctx)
 
 
+def _locator(claim_id: str, locator: str, source_id: str, evidence: Evidence, ctx: RunContext) -> list[Finding]:
+    from claimledger.checks.locator import check_locator
+
+    loaded = ctx.source(source_id)
+    if isinstance(loaded, SourceError):
+        return []
+    finding = check_locator(claim_id, locator, loaded.source, evidence)
+    return [finding] if finding is not None else []
+
+
 def _crashed(claim_id: str, check: str, reason: Reason, exc: Exception, what: str) -> Finding:
     finding = Finding(
         claim_id, check, Status.ERROR, reason,
@@ -76,15 +96,38 @@ def _crashed(claim_id: str, check: str, reason: Reason, exc: Exception, what: st
 
 
 def _judge_step(
-    ledger: Ledger, ctx: RunContext, judge: Judge, cache: str | Path | None, draft: str | Path | None,
+    claims: list[Claim], ctx: RunContext, judge: Judge, cache: str | Path | None, draft: str | Path | None,
     findings: list[Finding],
 ) -> object:  # fmt: skip
     from claimledger.checks.semantic import semantic_findings
 
     draft_text = Path(draft).read_text("utf-8", errors="replace") if draft is not None else None
-    added, meta = semantic_findings(ledger.claims, ctx, judge, cache_path=cache, draft=draft_text)
+    added, meta = semantic_findings(claims, ctx, judge, cache_path=cache, draft=draft_text)
     findings.extend(added)
+    findings.extend(_meaning_unchecked(claims, {f.claim_id for f in added}, "the judge gave no answer"))
     return meta
+
+
+def _meaning_unchecked(claims: Sequence[Claim], answered: set[str], why: str | None = None) -> list[Finding]:
+    """A MED finding for every attribution whose meaning no judge answered for (never a PASS)."""
+    from claimledger.checks.attribution import meaning_unchecked
+
+    out = []
+    for claim in claims:
+        if isinstance(claim, AttributionClaim) and claim.id not in answered:
+            finding = meaning_unchecked(claim)
+            if why:
+                finding = dataclasses.replace(finding, message=f"{finding.message} ({why})")
+            out.append(_placed(finding, claim))
+    return out
+
+
+def _placed(finding: Finding, claim: Claim) -> Finding:
+    if finding.location is None and claim.location is not None:
+        finding = dataclasses.replace(finding, location=claim.location.model_dump())
+    elif finding.location is None and claim.ledger_line is not None:
+        finding = dataclasses.replace(finding, location={"file": None, "line": claim.ledger_line, "in": "ledger"})
+    return assign_tier(finding, None)
 
 
 def _summary_step(
@@ -113,6 +156,10 @@ def _claimed(claim: Claim) -> str:
         return claim.quote
     if isinstance(claim, NumberClaim):
         return str(claim.value)
+    if isinstance(claim, AttributionClaim):
+        return claim.attributed
+    if isinstance(claim, DatasetClaim):
+        return claim.statement or f"dataset {claim.dataset}"
     return claim.statement
 
 
@@ -188,10 +235,13 @@ def _check_draft(
     allow: Sequence[str],
     section: str | None,
     fmt: str | None,
+    drafted: list[AttributionClaim],
 ) -> int:
-    """Add a draft's findings (marks re-verified, unlisted audit); returns how many it examined."""
+    """Add a draft's findings (marks re-verified, unlisted audit, its attributions); returns how many
+    it examined. The attributions no ledger claim backs are checked and appended to ``drafted``."""
     from claimledger._drafts import DraftRun, draft_findings
     from claimledger.checks.marks import DraftChecker
+    from claimledger.extract.attributions import draft_attribution_claims
     from claimledger.extract.draft import read_draft
     from claimledger.extract.marks import Analysis
 
@@ -201,7 +251,15 @@ def _check_draft(
     run = DraftRun(d, ledger, ledger._path, ctx, analysis, DraftChecker(analysis, ctx))
     added = draft_findings(run, allow, section)
     findings.extend(added)
-    return len(added)
+    span = d.section(section) if section else None
+    for claim in draft_attribution_claims(analysis, ledger):
+        if span is not None and claim.location is not None:
+            line_start = d.prose_index(d.line_starts[claim.location.line - 1])
+            if not span[0] <= line_start < span[1]:
+                continue
+        drafted.append(claim)
+        findings.extend(_run_claim(claim, ctx))
+    return len(added) + len(drafted)
 
 
 def _references_step(
@@ -294,24 +352,28 @@ def gate(
         if references:
             _references_step(references, config, progress, findings)
         draft_total = len(references)
+        drafted: list[AttributionClaim] = []
         if draft is not None:
             try:
-                draft_total += _check_draft(draft, parsed, ctx, findings, allow, section, draft_format)
+                draft_total += _check_draft(draft, parsed, ctx, findings, allow, section, draft_format, drafted)
             except InputError:
                 raise
             except Exception as exc:  # fail closed: the draft's marks and figures are not verified
                 findings.append(_crashed("draft", "draft", Reason.CHECK_CRASHED, exc, "checking the draft"))
         semantic: object = "not run (no judge configured): meaning was not checked"
         summary: object = None
-        if judge is not None:
+        if judge is None:
+            findings.extend(_meaning_unchecked([*parsed.claims, *drafted], set()))
+        else:
             if progress:
                 progress("asking the judge", 0, total)
             try:
-                semantic = _judge_step(parsed, ctx, judge, judge_cache, draft, findings)
+                semantic = _judge_step([*parsed.claims, *drafted], ctx, judge, judge_cache, draft, findings)
             except InputError:
                 raise
             except Exception as exc:  # an infrastructure failure: never a pass
                 findings.append(_crashed("judge", "semantic", Reason.JUDGE_FAILED, exc, "asking the judge"))
+                findings.extend(_meaning_unchecked([*parsed.claims, *drafted], set(), "the judge step crashed"))
                 semantic = {"error": f"{type(exc).__name__}: {exc}"}
         if summary_section is not None and draft is not None:
             try:

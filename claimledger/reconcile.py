@@ -93,6 +93,16 @@ REASON_TIER: dict[Reason, Tier | None] = {
     Reason.REFERENCE_PARTLY_CONFIRMED: Tier.LOW,
     Reason.REFERENCE_SERVICE_ERROR: Tier.MED,
     Reason.REFERENCE_NOT_CHECKED: Tier.LOW,
+    Reason.ATTRIBUTION_SUPPORTED: None,
+    Reason.ATTRIBUTION_NUMBER_ABSENT: Tier.HIGH,
+    Reason.ATTRIBUTION_NAME_ABSENT: Tier.HIGH,
+    Reason.ATTRIBUTION_MEANING_UNCHECKED: Tier.MED,
+    Reason.LOCATOR_WRONG: Tier.HIGH,
+    Reason.LOCATOR_UNCHECKED: Tier.MED,
+    Reason.DATASET_FACT_CONFIRMED: None,
+    Reason.DATASET_FIELD_ABSENT: Tier.HIGH,
+    Reason.DATASET_ROWS_MISMATCH: Tier.HIGH,
+    Reason.DATASET_FIELD_HAS_NULLS: Tier.HIGH,
 }
 
 # Only these discrepancies can be explained by an author_alternative.
@@ -110,6 +120,8 @@ EXPLAINABLE: frozenset[Reason] = frozenset(
         Reason.OVERCLAIM_QUOTE_OMITS_HEDGE,
         # a named proxy ("no figure for individual developers exists; employees' figure used") can explain it
         Reason.SCOPE_MISMATCH,
+        # a figure the cited source does not print, when the author names how it was derived
+        Reason.ATTRIBUTION_NUMBER_ABSENT,
     }
 )
 
@@ -132,14 +144,21 @@ def is_concrete_alternative(text: str | None) -> bool:
     return len(stripped) >= (6 if cjk > len(stripped) / 2 else MIN_ALTERNATIVE_CHARS)
 
 
-def assign_tier(finding: Finding, author_alternative: str | None) -> Finding:
-    """Give a finding its tier; turn an explainable discrepancy into EXPLAINED when justified."""
+def assign_tier(
+    finding: Finding, author_alternative: str | None, *, also_explainable: frozenset[Reason] = frozenset()
+) -> Finding:
+    """Give a finding its tier; turn an explainable discrepancy into EXPLAINED when justified.
+
+    ``also_explainable``: reasons explainable for this claim kind only (an attribution the
+    judge finds contradicted may be EXPLAINED by a concrete alternative, seed 003).
+    """
     tier = REASON_TIER[finding.reason]
+    explainable = EXPLAINABLE | also_explainable
     if finding.status is Status.VERIFIED:
         return dataclasses.replace(finding, tier=None)
     if tier is None:  # a non-verified finding never goes untiered: fail closed
         tier = Tier.HIGH
-    if tier is Tier.HIGH and finding.reason in EXPLAINABLE and is_concrete_alternative(author_alternative):
+    if tier is Tier.HIGH and finding.reason in explainable and is_concrete_alternative(author_alternative):
         return dataclasses.replace(
             finding,
             tier=Tier.EXPLAINED,
@@ -147,7 +166,7 @@ def assign_tier(finding: Finding, author_alternative: str | None) -> Finding:
             author_alternative=author_alternative,
             message=f"{finding.message}; explained by the author: {author_alternative}",
         )
-    if tier is Tier.HIGH and finding.reason in EXPLAINABLE and author_alternative is not None:
+    if tier is Tier.HIGH and finding.reason in explainable and author_alternative is not None:
         return dataclasses.replace(
             finding,
             tier=tier,

@@ -87,11 +87,12 @@ def build_request(
     max_passages: int = 4,
 ) -> JudgeRequest:
     """The request for one claim: claim, question and evidence from the cited source. No draft."""
-    statement = (claim.statement or "").strip()
+    statement = claim_text(claim)
     lang = language_of(statement)
-    found = find_exact(normalize_quote(strip_outer_quotes(claim.quote)), ix) if claim.quote else None
+    quote = getattr(claim, "quote", None)
+    found = find_exact(normalize_quote(strip_outer_quotes(quote)), ix) if quote else None
     span = (found.start, found.end) if found is not None else None
-    query = f"{statement} {claim.quote}" if claim.quote else statement
+    query = f"{statement} {quote}" if quote else statement
     passages = select_evidence(index, query, span, ranker=ranker, max_passages=max_passages)
     return JudgeRequest(
         claim_id=claim.id,
@@ -102,6 +103,13 @@ def build_request(
         passages=passages,
         prompt_version=PROMPT_VERSION,
     )
+
+
+def claim_text(claim: Any) -> str:
+    """What the judge is asked about: an attribution's ``attributed`` text, else the ``statement``."""
+    if getattr(claim, "kind", None) == "attribution":
+        return str(claim.attributed).strip()
+    return (claim.statement or "").strip()
 
 
 def semantic_findings(
@@ -218,7 +226,7 @@ def _describe(judge: Judge) -> dict[str, Any]:
 def _not_judgeable(claim: Any, ctx: RunContext) -> str | None:
     if getattr(claim, "kind", "quote") not in ("quote", "attribution"):
         return f"not a quote or attribution claim (kind {getattr(claim, 'kind', '?')})"
-    if not getattr(claim, "statement", None) or not str(claim.statement).strip():
+    if not claim_text(claim):
         return "no statement: nothing for the judge to compare with the source"
     source = getattr(claim, "source", None)
     if not source:
@@ -308,6 +316,8 @@ def _interpret(job: _Job, ctx: RunContext, describe: dict[str, Any]) -> tuple[Fi
         ), entry  # fmt: skip
     entry["accepted"] = True
     if answer.verdict == "supported":
+        if getattr(claim, "kind", None) == "attribution" and evidence is not None:
+            return _attribution_supported(job, evidence, describe, extra, entry), entry
         return None, entry
     reason, what = {
         "contradicted": (Reason.JUDGE_CONTRADICTED, "the cited source contradicts the sentence"),
@@ -319,6 +329,31 @@ def _interpret(job: _Job, ctx: RunContext, describe: dict[str, Any]) -> tuple[Fi
         claim, Status.DISCREPANCY, reason, f"judge: {what}{rationale}",
         job.sha256, describe, evidence=evidence, extra=extra,
     ), entry  # fmt: skip
+
+
+def _attribution_supported(
+    job: _Job, evidence: Evidence, describe: dict[str, Any], extra: dict[str, Any], entry: dict[str, Any]
+) -> Finding:
+    """Verified only when no overclaim rule fires between the judge's (literal) evidence and the text."""
+    from claimledger.checks.overclaim import overclaim_hits
+
+    claim = job.claim
+    hits = overclaim_hits(claim_text(claim), evidence.text)
+    if hits:
+        entry["accepted"] = False
+        entry["discarded"] = f"overclaim rule {hits[0].rule} between the evidence quote and the attributed text"
+        hit = hits[0]
+        return _finding(
+            claim, Status.DISCREPANCY, hit.reason,
+            f"the judge answered 'supported', but the attributed text says more than its evidence: {hit.message}",
+            job.sha256, describe, evidence=evidence, extra={**extra, "rule": hit.rule, "suggestion": hit.suggestion},
+        )  # fmt: skip
+    where = f" (p. {evidence.page})" if evidence.page else ""
+    return _finding(
+        claim, Status.VERIFIED, Reason.ATTRIBUTION_SUPPORTED,
+        f"judge: supported; its evidence quote is in {job.ix.source.id}{where} and no overclaim rule fires",
+        job.sha256, describe, evidence=evidence, extra=extra,
+    )  # fmt: skip
 
 
 def _overlaps_injection(evidence: Evidence, ix: IndexedSource) -> bool:
@@ -344,11 +379,15 @@ def _finding(
     location = getattr(claim, "location", None)
     finding = Finding(
         claim.id, CHECK, status, reason, message,
-        evidence=evidence, claimed=claim.statement,
+        evidence=evidence, claimed=claim_text(claim) or claim.statement,
         location=location.model_dump() if location is not None and hasattr(location, "model_dump") else None,
         extra=info,
     )  # fmt: skip
-    return assign_tier(finding, claim.author_alternative)
+    also = _ATTRIBUTION_EXPLAINABLE if getattr(claim, "kind", None) == "attribution" else frozenset()
+    return assign_tier(finding, claim.author_alternative, also_explainable=also)
+
+
+_ATTRIBUTION_EXPLAINABLE = frozenset({Reason.JUDGE_CONTRADICTED, Reason.JUDGE_OVERCLAIM, Reason.JUDGE_NOT_FOUND})
 
 
 def judged_claim_ids(meta: dict[str, Any]) -> Sequence[str]:

@@ -1,7 +1,9 @@
 """Write the ledger a draft implies, as YAML a writer can complete.
 
 Quotations with a citation become quote claims (source = the first key of
-their citation). Figures become number claims with the placeholder
+their citation). Sentences with a citation and no quotation become attribution
+claims (what the sentence says the source says; opinions, future work and the
+draft's own definitions are left out). Figures become number claims with the placeholder
 ``metric: TODO``: the ledger loads, and ``check`` fails closed on it
 (``metric_unknown``) until the writer names a metric, writes ``sql:``, or
 replaces it with ``source:`` + ``quote:``. Dates are listed as comments (a
@@ -67,6 +69,23 @@ def render_ledger(analysis: Analysis, sources: dict[str, str], datasets: dict[st
         ]
         if len(t.keys) > 1:
             claims.append(f"    # also cited with: {', '.join(t.keys[1:])}")
+    from claimledger.extract.attributions import find_attributions, numbering_of
+
+    attributed_lines: set[int] = set()
+    for n_attr, a in enumerate(find_attributions(analysis, numbering_of(sources)), 1):
+        attributed_lines.add(analysis.draft.where(a.start)[0])
+        claims += [
+            f"  - id: A{n_attr}",
+            "    kind: attribution",
+            f"    source: {_q(a.keys[0])}",
+            f"    attributed: {_q(a.attributed)}",
+            f"    statement: {_q(a.statement)}",
+        ]
+        if a.locator:
+            claims.append(f"    locator: {_q(a.locator)}")
+        claims.append(f"    location: {_loc(analysis, a.start)}")
+        if len(a.keys) > 1:
+            claims.append(f"    # also cited with: {', '.join(a.keys[1:])}")
     for m in analysis.mentions:
         if analysis.quotation_containing(m.start) is not None:
             continue

@@ -149,6 +149,14 @@ class DataStore:
         finally:
             timer.cancel()
 
+    def columns(self, name: str) -> list[str]:
+        """The column names of a declared, loaded dataset, in order (exact case)."""
+        try:
+            cur = self.con.execute(f"SELECT * FROM {_quote_ident(name)} LIMIT 0")
+        except self._duckdb.Error as exc:
+            raise QueryError("dataset_unreadable", f"dataset {name!r}: {_short(exc)}") from None
+        return [str(d[0]) for d in (cur.description or [])]
+
     def scalar(self, sql: str) -> float:
         """Run SQL that returns exactly one numeric value; fail closed on anything else.
 

@@ -89,6 +89,10 @@ class QuoteClaim(_ClaimBase):
     kind: Literal["quote"]
     source: str = Field(min_length=1, description="Id of the cited source in `sources`.")
     quote: str = Field(min_length=1, description="The quoted text, as the draft gives it.")
+    locator: str | None = Field(
+        default=None,
+        description='Where in the source the quote is: "p. 4", "pp. 4-5", "S. 4", "4頁", "Section 3" (optional).',
+    )
 
 
 class NumberClaim(_ClaimBase):
@@ -167,7 +171,46 @@ class MetricDef(BaseModel):
     unit: Unit | None = Field(default=None, description=UNIT_HELP)
 
 
-Claim = Annotated[QuoteClaim | NumberClaim | NegativeClaim, Field(discriminator="kind")]
+class AttributionClaim(_ClaimBase):
+    """What the draft says a cited source says, without quoting it ("Smith (2019) shows X")."""
+
+    kind: Literal["attribution"]
+    source: str = Field(min_length=1, description="Id of the cited source in `sources`.")
+    attributed: str = Field(
+        min_length=1, description="What the draft says the source says (the sentence without its frame)."
+    )
+    locator: str | None = Field(
+        default=None, description='Where in the source: "p. 4", "pp. 4-5", "Section 3", "4頁" (optional).'
+    )
+    record: str | None = Field(
+        default=None,
+        description="The source's bibliographic record (authors, title, venue); names may appear there (optional).",
+    )
+
+
+class DatasetClaim(_ClaimBase):
+    """A claim about a declared dataset: a field exists, the row count, a field is never null."""
+
+    kind: Literal["dataset"]
+    dataset: str = Field(min_length=1, description="Name of the dataset in `datasets` (case-sensitive).")
+    field: str | None = Field(default=None, description="A column the dataset has (case-sensitive).")
+    rows: int | None = Field(default=None, ge=0, description="The number of rows the draft states.")
+    never_null: bool | None = Field(
+        default=None, description="True: the draft says `field` is never null (needs `field`)."
+    )
+
+    @model_validator(mode="after")
+    def _something_to_check(self) -> DatasetClaim:
+        if self.field is None and self.rows is None:
+            raise ValueError("a dataset claim needs `field:` and/or `rows:`")
+        if self.never_null is not None and self.field is None:
+            raise ValueError("`never_null` needs `field:`")
+        return self
+
+
+Claim = Annotated[
+    QuoteClaim | NumberClaim | NegativeClaim | AttributionClaim | DatasetClaim, Field(discriminator="kind")
+]
 
 
 class LedgerReference(BaseModel):

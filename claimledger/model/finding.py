@@ -109,6 +109,19 @@ class Reason(StrEnum):
     REFERENCE_PARTLY_CONFIRMED = "reference_partly_confirmed"
     REFERENCE_SERVICE_ERROR = "reference_service_error"
     REFERENCE_NOT_CHECKED = "reference_not_checked"
+    # attributions ("Smith (2019) shows X"): claimledger.checks.attribution
+    ATTRIBUTION_SUPPORTED = "attribution_supported"
+    ATTRIBUTION_NUMBER_ABSENT = "attribution_number_absent"
+    ATTRIBUTION_NAME_ABSENT = "attribution_name_absent"
+    ATTRIBUTION_MEANING_UNCHECKED = "attribution_meaning_unchecked"
+    # page and section locators ("p. 4", "Section 3", "4頁"): claimledger.checks.locator
+    LOCATOR_WRONG = "locator_wrong"
+    LOCATOR_UNCHECKED = "locator_unchecked"
+    # dataset claims (field exists, row count, never null): claimledger.checks.dataset
+    DATASET_FACT_CONFIRMED = "dataset_fact_confirmed"
+    DATASET_FIELD_ABSENT = "dataset_field_absent"
+    DATASET_ROWS_MISMATCH = "dataset_rows_mismatch"
+    DATASET_FIELD_HAS_NULLS = "dataset_field_has_nulls"
 
 
 @dataclass(frozen=True)

@@ -125,9 +125,22 @@ RULE_DESCRIPTIONS: dict[str, str] = {
     "reference_partly_confirmed": "A bibliography entry whose work exists but a given field is in no record to compare.",
     "reference_service_error": "A bibliography entry that could not be checked: a service failed, timed out or refused.",
     "reference_not_checked": "A bibliography entry not checked (--offline).",
+    "attribution_supported": "The judge found the attribution supported by evidence quoted literally from the source.",
+    "attribution_number_absent": "A figure attributed to a source is not printed in that source.",
+    "attribution_name_absent": "A name in an attribution appears neither in the source nor in its bibliographic record.",
+    "attribution_meaning_unchecked": "No judge read this attribution: its meaning is not checked.",
+    "locator_wrong": "The page or section locator does not hold the evidence.",
+    "locator_unchecked": "The page or section locator could not be checked.",
+    "dataset_fact_confirmed": "The dataset claim holds.",
+    "dataset_field_absent": "The dataset has no field of that exact name.",
+    "dataset_rows_mismatch": "The dataset has a different number of rows.",
+    "dataset_field_has_nulls": "A field said to be never null has nulls.",
 }
 
-_VERIFIED_REASONS = frozenset({Reason.QUOTE_FOUND, Reason.NUMBER_MATCH, Reason.REFERENCE_VERIFIED})
+_VERIFIED_REASONS = frozenset(
+    {Reason.QUOTE_FOUND, Reason.NUMBER_MATCH, Reason.REFERENCE_VERIFIED, Reason.ATTRIBUTION_SUPPORTED,
+     Reason.DATASET_FACT_CONFIRMED}
+)  # fmt: skip
 
 
 def _describe(reason: Reason) -> str:

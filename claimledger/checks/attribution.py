@@ -1,0 +1,256 @@
+"""Attribution claims: does the cited source print the figures and names the draft gives it?
+
+"Smith (2019) shows that remote work lowered output by 4% [@smith2019]" is an
+attribution: no quotation, but a claim about what a source says. Its
+deterministic checks (always run, within the cited source only):
+
+* every figure in ``attributed`` is printed in the source by value (``4%``,
+  ``1.2万``, ``four times``); the best passage that prints it is compared with
+  the attributed text by the overclaim number rules, so a hedge the source
+  puts on the figure ("about 4%", 「約4%」) may not be dropped;
+* every proper name (researcher, title, journal, package, estimator,
+  organisation; Latin capitalised names, Japanese katakana and kanji names)
+  appears in the source or in its bibliographic record (``record``, and the
+  citation key itself: ``smith2019`` covers "Smith").
+
+A miss is HIGH, with the passage of the source nearest to the attributed text.
+Whether the source *means* what the draft says is for a judge
+(:mod:`claimledger.checks.semantic`); without one :func:`meaning_unchecked`
+gives the MED finding that keeps the outcome from ever being PASS.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from claimledger._exceptions import SourceError
+from claimledger.checks.context import IndexedSource, RunContext
+from claimledger.checks.quote_scan import find_whole
+from claimledger.extract.mentions import NumberMention, find_mentions, is_structural, same_number
+from claimledger.extract.names import Name, find_names
+from claimledger.judge.retrieve import SourceIndex
+from claimledger.model.claim import AttributionClaim
+from claimledger.model.finding import Evidence, Finding, Reason, Status
+from claimledger.normalize import normalize_quote
+
+CHECK = "attribution"
+JUDGE_HINT = (
+    "add a judge to check it: --judge openai --judge-model MODEL [--judge-url URL] "
+    "(or set CLAIMLEDGER_JUDGE and CLAIMLEDGER_JUDGE_MODEL); see docs/judge.md"
+)
+_CITATION_TEXT = re.compile(r"\[[^\[\]]*@[^\[\]]*\]|\\[A-Za-z]*cite[A-Za-z]*\*?(?:\[[^\]]*\]){0,2}\{[^}]*\}")
+_INDEX_CACHE: OrderedDict[str, SourceIndex] = OrderedDict()
+_INDEX_CACHE_SIZE = 4
+
+
+@dataclass(frozen=True)
+class NamesAndNumbers:
+    """What the deterministic step looks for in the source."""
+
+    numbers: list[NumberMention]
+    names: list[Name]
+
+
+def items_of(attributed: str, statement: str | None = None) -> NamesAndNumbers:
+    """The figures of ``attributed`` and the names of ``attributed`` and ``statement`` (citations removed)."""
+    numbers = [m for m in find_mentions(attributed) if not is_structural(attributed, m)]
+    names = list(find_names(attributed))
+    if statement:
+        seen = {n.text for n in names}
+        for n in find_names(_CITATION_TEXT.sub(" ", statement)):
+            if n.text not in seen:
+                seen.add(n.text)
+                names.append(n)
+    return NamesAndNumbers(numbers, names)
+
+
+def source_index(ix: IndexedSource) -> SourceIndex:
+    """The retrieval index of one source (kept for a few sources, keyed by content hash)."""
+    key = f"{ix.source.id}:{ix.source.sha256}"
+    cached = _INDEX_CACHE.get(key)
+    if cached is None:
+        cached = _INDEX_CACHE[key] = SourceIndex.build(ix.source)
+        while len(_INDEX_CACHE) > _INDEX_CACHE_SIZE:
+            _INDEX_CACHE.popitem(last=False)
+    else:
+        _INDEX_CACHE.move_to_end(key)
+    return cached
+
+
+def nearest_passage(index: SourceIndex, text: str) -> Evidence | None:
+    """The passage of the source that shares most words with ``text`` (BM25), or None."""
+    ranked = index.ranked(text)
+    if not ranked:
+        return None
+    a, b = index.passages[ranked[0]]
+    src = index.source
+    return Evidence(src.id, a, b, src.text[a:b], src.page_of(a))
+
+
+def _sentence_around(index: SourceIndex, start: int, end: int) -> Evidence:
+    src = index.source
+    for a, b in index.sentences:
+        if a <= start and end <= b:
+            if b - a > 600:
+                a, b = max(a, start - 250), min(b, end + 250)
+            return Evidence(src.id, a, b, src.text[a:b], src.page_of(a))
+    a, b = max(0, start - 200), min(len(src.text), end + 200)
+    return Evidence(src.id, a, b, src.text[a:b], src.page_of(a))
+
+
+def _name_in(name: str, ix: IndexedSource, record: str) -> bool:
+    nq = normalize_quote(name)
+    if not nq:
+        return True
+    if find_whole(ix.primary.text, nq) >= 0:
+        return True
+    folded_record = normalize_quote(record)
+    if folded_record and (find_whole(folded_record, nq) >= 0 or nq in folded_record.replace(" ", "")):
+        return True
+    # names written with or without a middle dot or space (ジョン・スミス, ジョンスミス)
+    squeezed = nq.replace("・", "").replace("･", "")
+    return squeezed != nq and find_whole(ix.primary.text, squeezed) >= 0
+
+
+def _number_findings(
+    claim: AttributionClaim, index: SourceIndex, numbers: list[NumberMention], nearest: Evidence | None
+) -> tuple[list[Finding], list[list[Evidence]]]:
+    from claimledger.checks.overclaim.numbers import number_hits
+
+    findings: list[Finding] = []
+    places: list[list[Evidence]] = []
+    if not numbers:
+        return findings, places
+    source_mentions = find_mentions(index.source.text)
+    query_terms = claim.attributed
+    for m in numbers:
+        hits = [s for s in source_mentions if same_number(m.key, s.key)]
+        if not hits:
+            findings.append(Finding(
+                claim.id, CHECK, Status.DISCREPANCY, Reason.ATTRIBUTION_NUMBER_ABSENT,
+                f"the draft says {claim.source} gives {m.text!r}, but the source never prints that figure"
+                + _nearest_note(nearest),
+                nearest=nearest, claimed=claim.attributed, extra={"figure": m.text},
+            ))  # fmt: skip
+            continue
+        best = _best_place(index, hits, query_terms)
+        src = index.source
+        places.append([best] + [Evidence(src.id, h.start, h.end, h.text, src.page_of(h.start)) for h in hits[:200]])
+        for hit in number_hits(claim.attributed, best.text):
+            span = hit.statement_span
+            if span is None or not (span[0] < m.end and m.start < span[1]):
+                continue
+            finding = hit.to_finding(claim.id)
+            findings.append(Finding(
+                claim.id, CHECK, finding.status, finding.reason,
+                f"{finding.message} (the quote is the passage of {claim.source} that prints the figure)",
+                evidence=best, claimed=claim.attributed, extra=finding.extra,
+            ))  # fmt: skip
+    return findings, places
+
+
+def _best_place(index: SourceIndex, hits: list[NumberMention], query: str) -> Evidence:
+    """Of the places that print the figure, the sentence sharing most words with the attributed text."""
+    from claimledger.judge.retrieve import tokens
+
+    want = set(tokens(query))
+    best: Evidence | None = None
+    best_score = -1
+    for h in hits[:200]:
+        ev = _sentence_around(index, h.start, h.end)
+        score = len(want & set(tokens(ev.text)))
+        if score > best_score:
+            best, best_score = ev, score
+    assert best is not None
+    return best
+
+
+def _nearest_note(nearest: Evidence | None) -> str:
+    if nearest is None:
+        return "; no passage of the source shares words with the attributed text"
+    where = f" (p. {nearest.page})" if nearest.page else ""
+    text = " ".join(nearest.text.split())
+    return f"; nearest passage{where}: {text[:240]!r}"
+
+
+def _record_text(claim: AttributionClaim) -> str:
+    key = claim.source
+    spaced = re.sub(r"[_\-.:]+|(?<=[a-z])(?=[A-Z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])", " ", key)
+    return " ".join(x for x in (claim.record or "", key, spaced) if x)
+
+
+def attribution_findings(claim: AttributionClaim, ctx: RunContext) -> list[Finding]:
+    """The deterministic findings of one attribution claim (untiered). Never raises for bad input.
+
+    Returns a VERIFIED-free list: an attribution is never verified by these
+    checks alone; an empty list means no figure or name was missing.
+    """
+    declared = ctx.ledger.sources
+    if claim.source not in declared and not ctx.is_pinned(claim.source):
+        close = difflib.get_close_matches(claim.source, list(declared), n=1)
+        hint = f" (did you mean {close[0]!r}? ids are never repaired)" if close else ""
+        return [Finding(
+            claim.id, CHECK, Status.UNVERIFIABLE, Reason.SOURCE_UNDECLARED,
+            f"source {claim.source!r} is not declared under `sources:`{hint}",
+        )]  # fmt: skip
+    loaded = ctx.source(claim.source)
+    if isinstance(loaded, SourceError):
+        return [Finding(claim.id, CHECK, Status.UNVERIFIABLE, Reason(loaded.reason), loaded.message)]
+    index = source_index(loaded)
+    items = items_of(claim.attributed, claim.statement)
+    nearest = nearest_passage(index, claim.attributed)
+    findings, places = _number_findings(claim, index, items.numbers, nearest)
+    if claim.locator:
+        findings += _locator_findings(claim, loaded, places)
+    record = _record_text(claim)
+    for name in items.names:
+        if _name_in(name.text, loaded, record):
+            continue
+        findings.append(Finding(
+            claim.id, CHECK, Status.DISCREPANCY, Reason.ATTRIBUTION_NAME_ABSENT,
+            f"the name {name.text!r} appears neither in {claim.source} nor in its bibliographic record"
+            + _nearest_note(nearest),
+            nearest=nearest, claimed=claim.attributed, extra={"name": name.text},
+        ))  # fmt: skip
+    return findings
+
+
+def _locator_findings(claim: AttributionClaim, ix: IndexedSource, places: list[list[Evidence]]) -> list[Finding]:
+    """Each figure must be printed somewhere within the locator; without figures the locator waits for a judge."""
+    from claimledger.checks.locator import check_locator
+
+    assert claim.locator is not None
+    if not places:
+        return [Finding(
+            claim.id, "locator", Status.UNVERIFIABLE, Reason.LOCATOR_UNCHECKED,
+            f"locator {claim.locator!r} not checked: the attribution prints no figure to place in {claim.source}, "
+            "and no judge quoted its evidence",
+            claimed=claim.locator,
+        )]  # fmt: skip
+    out: list[Finding] = []
+    for occurrences in places:
+        results = [check_locator(claim.id, claim.locator, ix.source, ev) for ev in occurrences]
+        if any(r is None for r in results):
+            continue
+        first = results[0]
+        assert first is not None
+        out.append(first)
+    return out
+
+
+def meaning_unchecked(claim: AttributionClaim) -> Finding:
+    """The MED finding of an attribution no judge has read: never verified, never PASS."""
+    return Finding(
+        claim.id, CHECK, Status.UNVERIFIABLE, Reason.ATTRIBUTION_MEANING_UNCHECKED,
+        f"meaning not checked: whether {claim.source} says {_short(claim.attributed)!r} needs a judge; "
+        + JUDGE_HINT,
+        claimed=claim.attributed,
+    )  # fmt: skip
+
+
+def _short(text: str, limit: int = 120) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,237 @@
+"""Attributions in a draft: sentences that carry a citation but no quotation.
+
+"They conclude that remote work lowered output [@smith2019]." says what a
+source says without quoting it. Each such sentence becomes an attribution:
+the cited keys, the *attributed* text (the sentence without its citations and
+without a leading reporting frame such as "Smith (2019) shows that" or a
+trailing 「と報告した」), the locator of the citation (``[@smith2019, p. 4]``,
+``\\citep[S.~4]{smith2019}``) and the sentence itself.
+
+Not claims (seed 003): opinions ("we believe", 「と考える」 said by the
+writer), future work ("future research should", 「今後の課題」) and the draft's
+own definitions ("we define", "hereafter", 「本稿では…と呼ぶ」).
+
+Numeric citations (``[1]``, ``[2–4]``, ``[1, 3]``) count only when a
+bibliography maps the numbers to source ids (``numbering``); without one they
+are left alone (they may be anything).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from claimledger.extract.citations import Citation
+from claimledger.extract.marks import Analysis
+from claimledger.model.claim import AttributionClaim, Ledger, Location
+
+_NUMERIC = re.compile(r"\[(?P<body>\d{1,4}(?:\s*[–—\-]\s*\d{1,4})?(?:\s*[,;]\s*\d{1,4}(?:\s*[–—\-]\s*\d{1,4})?)*)\]")
+_RANGE_MAX = 50
+
+LOCATOR = re.compile(
+    r"(?P<loc>(?:pp?\.|S\.|pages?|Seite|p)\s*~?\s*\d+(?:\s*(?:[–—\-]{1,2}|~)\s*\d+)?(?:\s*f{1,2}\.)?"
+    r"|(?:Sect?(?:ion)?\.?|§+|Chapter|Ch\.|Table|Tab\.|Figure|Fig\.)\s*~?\s*\d+(?:\.\d+)*"
+    r"|\d+(?:\s*[–—\-~〜]\s*\d+)?\s*(?:頁|ページ)|第\s*\d+\s*[章節]|[表図]\s*\d+)",
+    re.IGNORECASE,
+)
+
+_OPINION = re.compile(
+    r"\b(?:I|we)\s+(?:believe|think|feel|argue|contend|suspect|would\s+argue)\b|\bin\s+(?:my|our)\s+(?:view|opinion)\b"
+    r"|\bit\s+seems\s+to\s+(?:me|us)\b|\barguably\b"
+    r"|(?:筆者|我々|私たち|私|本稿)は.*(?:と考える|と思う|と考えている|と思われる)|私見では",
+    re.IGNORECASE,
+)
+_FUTURE = re.compile(
+    r"\bfuture\s+(?:work|research|studies|study)\b|\bwe\s+(?:will|plan\s+to|intend\s+to)\b|\bremains?\s+to\s+be\b"
+    r"|\bfurther\s+(?:research|work|study)\s+(?:is|are)\s+needed\b|\bleave\s+(?:this|it)\s+(?:to|for)\b"
+    r"|今後の(?:課題|研究|検討)|将来の研究|今後.*(?:したい|必要がある|予定)|検討したい",
+    re.IGNORECASE,
+)
+_DEFINITION = re.compile(
+    r"\bwe\s+(?:define|call|denote|refer\s+to|use\s+the\s+term|term)\b|\bhereafter\b|\bhenceforth\b"
+    r"|\b(?:in\s+)?this\s+(?:paper|article|review|chapter|study)\s*,?\s+(?:we\s+)?(?:defines?|denotes?|uses?\s+the\s+term)\b"
+    r"|(?:本稿|本研究|本論文|本章)(?:で|では).*(?:と定義する|と呼ぶ|とする|と称する)|以下[、,]?.*(?:と呼ぶ|と略す|とする)",
+    re.IGNORECASE,
+)
+
+_EN_FRAME = re.compile(
+    r"^\s*(?:(?:[Aa]s|[Aa]ccording\s+to)\s+)?"
+    r"(?:(?:[A-Z][\w'’\-]+(?:\s*(?:,|and|&)\s*[A-Z][\w'’\-]+)*(?:\s+et\s+al\.?)?|[Tt]hey|[Tt]hese\s+authors"
+    r"|[Tt]he\s+authors|[Tt]his\s+(?:study|paper|work|report|survey)|[Tt]he\s+(?:study|paper|work|report|survey))"
+    r"\s*(?:\(\s*\d{4}[a-z]?\s*\))?\s*,?\s*)"
+    r"(?:(?:also|further|similarly)\s+)?"
+    r"(?:show|shows|showed|find|finds|found|report|reports|reported|conclude|concludes|concluded"
+    r"|argue|argues|argued|demonstrate|demonstrates|demonstrated|note|notes|noted|observe|observes|observed"
+    r"|suggest|suggests|suggested|estimate|estimates|estimated|document|documents|documented|state|states"
+    r"|stated|claim|claims|claimed|establish|establishes|established|confirm|confirms|confirmed)\b"
+    r"\s*(?:that\s+|,\s*)?"
+)
+_EN_TRAIL = re.compile(r"\s*,?\s*(?:as\s+)?(?:shown|reported|found|noted)\s+by\s+[A-Z][\w\-]+.*$|[\s,;:]+$")
+_JA_FRAME = re.compile(
+    r"^(?:[^、。]{1,20}?(?:(?:ら|氏|等)\s*(?:[（(]\s*\d{4}[a-z]?\s*[）)])?|[（(]\s*\d{4}[a-z]?\s*[）)])"
+    r"|同研究|この研究|同論文|彼ら|著者ら)\s*(?:は|によれば|によると)[、,]?\s*"
+)
+_JA_TRAIL = re.compile(
+    r"(?:こと)?(?:を|と)(?:報告|指摘|示|結論づけ|結論付け|述べ|論じ|明らかにし|主張)[^。]*$|ことを示した$"
+)
+
+
+@dataclass(frozen=True)
+class AttributionCandidate:
+    """One attribution read from a draft sentence."""
+
+    keys: tuple[str, ...]
+    attributed: str
+    statement: str
+    locator: str | None
+    start: int  # prose span of the sentence
+    end: int
+    citation_start: int  # prose offset of its (first) citation
+
+
+def numeric_citations(prose: str, numbering: Mapping[str, str]) -> list[Citation]:
+    """``[1]``, ``[2–4]``, ``[1, 3]`` whose every number the bibliography maps to a source id."""
+    out: list[Citation] = []
+    if not numbering:
+        return out
+    for m in _NUMERIC.finditer(prose):
+        numbers: list[str] = []
+        for part in re.split(r"\s*[,;]\s*", m.group("body")):
+            bounds = re.split(r"\s*[–—\-]\s*", part)
+            if len(bounds) == 2:
+                lo, hi = int(bounds[0]), int(bounds[1])
+                if hi < lo or hi - lo > _RANGE_MAX:
+                    numbers = []
+                    break
+                numbers += [str(n) for n in range(lo, hi + 1)]
+            else:
+                numbers.append(str(int(bounds[0])))
+        if not numbers or any(n not in numbering for n in numbers):
+            continue
+        keys = tuple(numbering[n] for n in numbers)
+        out.append(Citation(m.start(), m.end(), keys, tuple(m.start() + 1 for _ in keys)))
+    return out
+
+
+def locator_of(citation_text: str) -> str | None:
+    """The page or section locator written in a citation (``p. 4``, ``pp.~4--5``, ``S. 4``, ``4頁``)."""
+    m = LOCATOR.search(citation_text.replace("~", " "))
+    return " ".join(m.group("loc").split()) if m else None
+
+
+def is_excluded(sentence: str) -> str | None:
+    """Why a sentence is not a claim (opinion, future work, the draft's own definition), or None."""
+    if _OPINION.search(sentence):
+        return "opinion"
+    if _FUTURE.search(sentence):
+        return "future work"
+    if _DEFINITION.search(sentence):
+        return "definition"
+    return None
+
+
+def attributed_text(sentence_without_citations: str) -> str:
+    """The sentence without its reporting frame: what the draft says the source says."""
+    text = " ".join(sentence_without_citations.split()).strip()
+    ja = any("\u3040" <= ch <= "\u30ff" or "\u4e00" <= ch <= "\u9fff" for ch in text)
+    if ja:
+        body = text.rstrip("。．. ")
+        body = _JA_TRAIL.sub("", body)
+        framed = _JA_FRAME.sub("", body, count=1)
+        body = framed if len(framed) >= 6 else body
+        return body.strip(" 、,") or text
+    body = text.rstrip(" .!")
+    m = _EN_FRAME.match(body)
+    if m and len(body) - m.end() >= 8:
+        body = body[m.end() :]
+    body = _EN_TRAIL.sub("", body)
+    return body or text
+
+
+def find_attributions(analysis: Analysis, numbering: Mapping[str, str] | None = None) -> list[AttributionCandidate]:
+    """Every attribution of the draft, in order (one per sentence)."""
+    prose = analysis.draft.prose
+    citations = list(analysis.citations) + numeric_citations(prose, numbering or {})
+    citations.sort(key=lambda c: c.start)
+    quote_starts = [q.start for q in analysis.quotations]
+    out: list[AttributionCandidate] = []
+    ci = 0
+    for s in analysis.sentences:
+        while ci < len(citations) and citations[ci].end <= s.start:
+            ci += 1
+        inside = []
+        j = ci
+        while j < len(citations) and citations[j].start < s.end:
+            inside.append(citations[j])
+            j += 1
+        if not inside or any(s.start <= q < s.end for q in quote_starts):
+            continue
+        statement = analysis.sentence_text(s)
+        if is_excluded(statement):
+            continue
+        pieces: list[str] = []
+        pos = s.start
+        for c in inside:
+            pieces.append(prose[pos : c.start])
+            pos = c.end
+        pieces.append(prose[pos : s.end])
+        bare = re.sub(r"\s+([.,;:。、])", r"\1", " ".join("".join(pieces).replace("\u2029", " ").split()))
+        bare = re.sub(r"\(\s*\)|（\s*）", "", bare).strip()
+        attributed = attributed_text(bare)
+        if len(attributed.strip(" .。")) < 4:
+            continue
+        keys: list[str] = []
+        for c in inside:
+            keys += [k for k in c.keys if k not in keys]
+        locator = next((loc for c in inside if (loc := locator_of(prose[c.start : c.end]))), None)
+        out.append(AttributionCandidate(tuple(keys), attributed, statement, locator, s.start, s.end, inside[0].start))
+    return out
+
+
+def numbering_of(source_ids: Iterable[str], bibliography: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Numeric citation labels -> source ids: the bibliography's, plus source ids that are numbers."""
+    out = {sid: sid for sid in source_ids if sid.isdigit()}
+    out.update(bibliography or {})
+    return out
+
+
+def draft_attribution_claims(
+    analysis: Analysis, ledger: Ledger, bibliography: Mapping[str, str] | None = None
+) -> list[AttributionClaim]:
+    """The draft's attributions that no ledger attribution claim backs, as claims (declared keys only).
+
+    A backing ledger claim sits on the same line, or has the same statement, or
+    the same source and attributed text. Keys that are not declared are left to
+    the unlisted audit (``unlisted_citation``).
+    """
+    backed_lines: set[int] = set()
+    backed_text: set[str] = set()
+    for claim in ledger.claims:
+        if isinstance(claim, AttributionClaim):
+            if claim.location is not None:
+                backed_lines.add(claim.location.line)
+            if claim.statement:
+                backed_text.add(_fold(claim.statement))
+            backed_text.add(_fold(f"{claim.source}\x00{claim.attributed}"))
+    out: list[AttributionClaim] = []
+    numbering = numbering_of(ledger.sources, bibliography)
+    for cand in find_attributions(analysis, numbering):
+        keys = [k for k in cand.keys if k in ledger.sources]
+        if not keys:
+            continue
+        line, col = analysis.draft.where(cand.start)
+        if line in backed_lines or _fold(cand.statement) in backed_text:
+            continue
+        if any(_fold(f"{k}\x00{cand.attributed}") in backed_text for k in keys):
+            continue
+        out.append(AttributionClaim(
+            id=f"draft:{line}:{col}", kind="attribution", source=keys[0], attributed=cand.attributed,
+            statement=cand.statement, locator=cand.locator,
+            location=Location(file=analysis.draft.path, line=line, column=col),
+        ))  # fmt: skip
+    return out
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.split()).casefold()

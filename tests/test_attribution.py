@@ -1,0 +1,140 @@
+"""Attribution claims ("Smith (2019) shows X"): the deterministic figures-and-names step and
+"meaning not checked" without a judge. English and Japanese."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from claimledger import Reason, Status, Tier, gate
+from claimledger.extract.names import find_names
+
+SOURCE_EN = (
+    "Remote Work and Output: Evidence from Call Centres\n"
+    "Jane Smith, University of Leeds\n\n"
+    "We study 1,204 call-centre workers who moved to home working in 2019. "
+    "Output per hour fell by about 4% in the first six months. "
+    "The effect faded after a year, and quits fell by half."
+)
+SOURCE_JA = (
+    "在宅勤務と生産性\n田中 花子（東京大学）\n\n"
+    "本研究はコールセンター従業員1,204人を対象に、2019年の在宅勤務移行を分析した。"
+    "移行後6か月の時間当たり生産量は約4%低下した。その効果は1年後に消えた。"
+)
+
+
+def _ledger(tmp_path: Path, write_ledger: Callable[..., Path], claims: str) -> Path:
+    (tmp_path / "smith.txt").write_text(SOURCE_EN, "utf-8")
+    (tmp_path / "tanaka.txt").write_text(SOURCE_JA, "utf-8")
+    return write_ledger("version: 1\nsources: {smith2019: smith.txt, tanaka2019: tanaka.txt}\nclaims:\n" + claims)
+
+
+def _claim(cid: str, source: str, attributed: str, statement: str | None = None, extra: str = "") -> str:
+    out = f"  - id: {cid}\n    kind: attribution\n    source: {source}\n    attributed: {attributed!r}\n"
+    if statement:
+        out += f"    statement: {statement!r}\n"
+    return out + extra
+
+
+def _by(report: object, cid: str) -> list[object]:
+    return [f for f in report.findings if f.claim_id == cid]  # type: ignore[attr-defined]
+
+
+def test_faithful_attribution_without_a_judge_is_meaning_not_checked(
+    tmp_path: Path, write_ledger: Callable[..., Path]
+) -> None:
+    claims = _claim("A1", "smith2019", "output per hour fell by about 4% in the first six months",
+                    "Smith (2019) finds that output per hour fell by about 4% in the first six months.")
+    claims += _claim("A2", "tanaka2019", "移行後6か月の時間当たり生産量は約4%低下した",
+                     "田中ら（2019）は、移行後6か月の時間当たり生産量は約4%低下したと報告した。")
+    report = gate(_ledger(tmp_path, write_ledger, claims))
+    assert report.outcome.value == "PARTIAL", [f.message for f in report.findings]
+    assert report.exit_code == 3
+    for cid in ("A1", "A2"):
+        (only,) = _by(report, cid)
+        assert only.reason is Reason.ATTRIBUTION_MEANING_UNCHECKED  # type: ignore[attr-defined]
+        assert only.tier is Tier.MED  # type: ignore[attr-defined]
+        assert "--judge" in only.message  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("cid", "source", "attributed", "statement", "reason", "missing"),
+    [
+        ("E1", "smith2019", "output per hour fell by 7% in the first six months", None,
+         Reason.ATTRIBUTION_NUMBER_ABSENT, "7%"),
+        ("E2", "smith2019", "output fell for 2,400 workers", None, Reason.ATTRIBUTION_NUMBER_ABSENT, "2,400"),
+        ("E3", "smith2019", "output per hour fell, as the Kessler estimator shows",
+         None, Reason.ATTRIBUTION_NAME_ABSENT, "Kessler"),
+        ("E4", "smith2019", "output per hour fell",
+         "Smith and Brown (2019) find that output per hour fell.", Reason.ATTRIBUTION_NAME_ABSENT, "Brown"),
+        ("J1", "tanaka2019", "生産量は約7%低下した", None, Reason.ATTRIBUTION_NUMBER_ABSENT, "7%"),
+        ("J2", "tanaka2019", "生産量はクラウドソーシングで低下した", None, Reason.ATTRIBUTION_NAME_ABSENT, "クラウドソーシング"),
+        ("J3", "tanaka2019", "生産量は低下した", "佐藤ら（2019）は生産量は低下したと報告した。",
+         Reason.ATTRIBUTION_NAME_ABSENT, "佐藤"),
+    ],
+)
+def test_figures_and_names_the_source_never_prints_are_high(
+    tmp_path: Path, write_ledger: Callable[..., Path], cid: str, source: str, attributed: str,
+    statement: str | None, reason: Reason, missing: str,
+) -> None:  # fmt: skip
+    report = gate(_ledger(tmp_path, write_ledger, _claim(cid, source, attributed, statement)))
+    hits = [f for f in _by(report, cid) if f.reason is reason]  # type: ignore[attr-defined]
+    assert hits, [f.message for f in _by(report, cid)]  # type: ignore[attr-defined]
+    assert hits[0].tier is Tier.HIGH
+    assert missing in hits[0].message
+    assert hits[0].nearest is not None and hits[0].nearest.source == source  # the nearest passage is shown
+    assert report.outcome.value == "FAIL"
+
+
+def test_a_dropped_hedge_on_a_printed_figure_is_an_overclaim(
+    tmp_path: Path, write_ledger: Callable[..., Path]
+) -> None:
+    claims = _claim("E1", "smith2019", "output per hour fell by 4% in the first six months")
+    claims += _claim("J1", "tanaka2019", "時間当たり生産量は4%低下した")
+    report = gate(_ledger(tmp_path, write_ledger, claims))
+    for cid in ("E1", "J1"):
+        over = [f for f in _by(report, cid) if f.reason is Reason.OVERCLAIM_HEDGE_DROPPED]  # type: ignore[attr-defined]
+        assert over and over[0].tier is Tier.HIGH, [f.message for f in _by(report, cid)]  # type: ignore[attr-defined]
+        assert over[0].evidence is not None and "4" in over[0].evidence.text
+
+
+def test_names_in_the_bibliographic_record_or_key_are_fine(
+    tmp_path: Path, write_ledger: Callable[..., Path]
+) -> None:
+    claims = _claim("E1", "smith2019", "quits fell by half",
+                    "In the Journal of Labor Economics, Smith and Brown (2019) report that quits fell by half.",
+                    "    record: \"Smith, J. and Brown, K. (2019). Remote work. Journal of Labor Economics 37(2).\"\n")
+    report = gate(_ledger(tmp_path, write_ledger, claims))
+    reasons = {f.reason for f in _by(report, "E1")}  # type: ignore[attr-defined]
+    assert reasons == {Reason.ATTRIBUTION_MEANING_UNCHECKED}, [f.message for f in report.findings]
+
+
+def test_an_undeclared_source_is_high_with_did_you_mean(tmp_path: Path, write_ledger: Callable[..., Path]) -> None:
+    report = gate(_ledger(tmp_path, write_ledger, _claim("E1", "smith2018", "output fell")))
+    undeclared = [f for f in report.findings if f.reason is Reason.SOURCE_UNDECLARED]
+    assert undeclared and undeclared[0].tier is Tier.HIGH and "smith2019" in undeclared[0].message
+    assert report.outcome.value == "FAIL"
+
+
+def test_an_author_alternative_explains_a_derived_figure(tmp_path: Path, write_ledger: Callable[..., Path]) -> None:
+    alt = "    author_alternative: \"602 is half of the 1,204 workers the paper studies (our arithmetic)\"\n"
+    report = gate(_ledger(tmp_path, write_ledger, _claim("E1", "smith2019", "602 workers quit", None, alt)))
+    absent = [f for f in report.findings if f.reason is Reason.ATTRIBUTION_NUMBER_ABSENT]
+    assert absent and absent[0].status is Status.EXPLAINED and absent[0].tier is Tier.EXPLAINED
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("Smith and Brown (2019) use DuckDB and the OECD panel.", ["Smith", "Brown", "DuckDB", "OECD"]),
+        ("They conclude that remote work lowered output.", []),
+        ("However, the Journal of Labor Economics printed it in March.", ["Journal", "Labor", "Economics"]),
+        ("MiniCheck scores 75.0 on LLM-AggreFact.", ["MiniCheck", "LLM-AggreFact"]),
+        ("田中ら（2019）はスミスの推定量を用いた。", ["田中", "スミス"]),
+        ("本研究（2020）では在宅勤務を扱う。", []),
+    ],
+)
+def test_proper_names(text: str, names: list[str]) -> None:
+    assert [n.text for n in find_names(text)] == names
