@@ -28,6 +28,10 @@ demo: $(STAMP)
 	$(BIN)/claimledger lint .demo-digest.marked.md --ledger examples/ja_digest/ledger.yaml
 	@rm -f .demo-digest.marked.md
 	@echo
+	@echo "== Attributions (\"Smith (2019) shows X\" without quoting): figures and names the source never prints =="
+	@echo "   (line 4: a figure Smith never prints; line 5: names it never prints; the rest: meaning not checked without a judge)"
+	$(BIN)/claimledger check examples/attribution/review.md --ledger examples/attribution/ledger.yaml || echo "(exit code $$?)"
+	@echo
 	@echo "(The examples contain planted errors, so FAIL above is the expected outcome.)"
 
 ## test: ruff, mypy, then the whole test suite (its summary is the last line). Installs what the

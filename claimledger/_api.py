@@ -97,12 +97,12 @@ def _crashed(claim_id: str, check: str, reason: Reason, exc: Exception, what: st
 
 def _judge_step(
     claims: list[Claim], ctx: RunContext, judge: Judge, cache: str | Path | None, draft: str | Path | None,
-    findings: list[Finding],
+    findings: list[Finding], questions: str = "template",
 ) -> object:  # fmt: skip
     from claimledger.checks.semantic import semantic_findings
 
     draft_text = Path(draft).read_text("utf-8", errors="replace") if draft is not None else None
-    added, meta = semantic_findings(claims, ctx, judge, cache_path=cache, draft=draft_text)
+    added, meta = semantic_findings(claims, ctx, judge, cache_path=cache, draft=draft_text, questions=questions)
     findings.extend(added)
     findings.extend(_meaning_unchecked(claims, {f.claim_id for f in added}, "the judge gave no answer"))
     return meta
@@ -241,7 +241,7 @@ def _check_draft(
     it examined. The attributions no ledger claim backs are checked and appended to ``drafted``."""
     from claimledger._drafts import DraftRun, draft_findings
     from claimledger.checks.marks import DraftChecker
-    from claimledger.extract.attributions import draft_attribution_claims
+    from claimledger.extract.attributions import covered_by_attributions, draft_attribution_claims
     from claimledger.extract.draft import read_draft
     from claimledger.extract.marks import Analysis
 
@@ -249,7 +249,7 @@ def _check_draft(
     known = set(ledger.sources) | set(ledger._reference_keys)
     analysis = Analysis(d, known_keys=known, min_chars=ctx.config.min_quote_chars)
     run = DraftRun(d, ledger, ledger._path, ctx, analysis, DraftChecker(analysis, ctx))
-    added = draft_findings(run, allow, section)
+    added = covered_by_attributions(draft_findings(run, allow, section), analysis, ledger)
     findings.extend(added)
     span = d.section(section) if section else None
     for claim in draft_attribution_claims(analysis, ledger):
@@ -295,6 +295,7 @@ def gate(
     judge: Judge | None = None,
     judge_cache: str | Path | None = None,
     summary_section: str | None = None,
+    judge_questions: str = "template",
 ) -> Report:
     """Check every claim of a ledger and return a typed :class:`Report`.
 
@@ -316,9 +317,17 @@ def gate(
     a discrepancy into a verified claim. With a judge, a draft and
     ``summary_section``, every sentence of that section must be supported by
     the rest of the draft or the ledger's statements (summary support).
+    ``judge_questions="model"`` has the model write each verification question
+    in its own fresh request that holds only the claim (seed 003, Phase 2).
+
+    Attribution claims (from the ledger, and with ``draft`` from every cited
+    sentence without a quotation) are verified only by a judge: without one each
+    is a MED "meaning not checked" finding, so the outcome is at best PARTIAL.
     """
     if summary_section is not None and draft is None:
         raise InputError("a summary section needs a draft")
+    if judge_questions not in ("template", "model"):
+        raise InputError(f"judge_questions must be 'template' or 'model', not {judge_questions!r}")
     config = config or GateConfig()
     for path in config.metrics_files:
         load_metrics_file(path)
@@ -368,7 +377,8 @@ def gate(
             if progress:
                 progress("asking the judge", 0, total)
             try:
-                semantic = _judge_step([*parsed.claims, *drafted], ctx, judge, judge_cache, draft, findings)
+                semantic = _judge_step([*parsed.claims, *drafted], ctx, judge, judge_cache, draft, findings,
+                                       judge_questions)
             except InputError:
                 raise
             except Exception as exc:  # an infrastructure failure: never a pass

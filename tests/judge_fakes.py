@@ -197,3 +197,40 @@ DRAFT = (
     + CLAIMS["J2"]["statement"]
     + "社内ではこの結果を来月の会議で共有する予定である。\n"
 )
+
+
+# ---------------------------------------------------------------- answers keyed by claim text
+
+_CLAIM_TEXT = re.compile(r"CLAIM \((?:id [^,]+, )?JSON string\):\n(.*)")
+
+
+def claim_text_of(seen: Seen) -> str:
+    """The claim as the judge sees it (the JSON string under the CLAIM line)."""
+    m = _CLAIM_TEXT.search(seen.user_message)
+    return str(json.loads(m.group(1))) if m else ""
+
+
+def system_of(seen: Seen) -> str:
+    if isinstance(seen.body.get("system"), str):
+        return str(seen.body["system"])
+    msgs = seen.body.get("messages", [])
+    return str(msgs[0]["content"]) if msgs and msgs[0].get("role") == "system" else ""
+
+
+def is_question_request(seen: Seen) -> bool:
+    return system_of(seen).startswith("You write verification questions")
+
+
+def table_policy(table: dict[str, Reply], questions: dict[str, str] | None = None) -> Policy:
+    """Answer from ``table`` keyed by claim text; question requests from ``questions`` (or a default).
+
+    An unknown claim gets HTTP 500, so a test never passes on an unplanned request."""
+
+    def policy(seen: Seen) -> Reply:
+        claim = claim_text_of(seen)
+        if is_question_request(seen):
+            text = (questions or {}).get(claim, f"What exactly does the source say about this: {claim}?")
+            return Reply(text)
+        return table.get(claim, Reply(status=500, content=f"no scripted answer for {claim!r}"))
+
+    return policy

@@ -14,7 +14,7 @@ from claimledger.extract.names import find_names
 SOURCE_EN = (
     "Remote Work and Output: Evidence from Call Centres\n"
     "Jane Smith, University of Leeds\n\n"
-    "We study 1,204 call-centre workers who moved to home working in 2019. "
+    "We study 1,204 call-centre workers who moved to home working on July 15, 2019. "
     "Output per hour fell by about 4% in the first six months. "
     "The effect faded after a year, and quits fell by half."
 )
@@ -70,7 +70,7 @@ def test_faithful_attribution_without_a_judge_is_meaning_not_checked(
         ("E4", "smith2019", "output per hour fell",
          "Smith and Brown (2019) find that output per hour fell.", Reason.ATTRIBUTION_NAME_ABSENT, "Brown"),
         ("J1", "tanaka2019", "生産量は約7%低下した", None, Reason.ATTRIBUTION_NUMBER_ABSENT, "7%"),
-        ("J2", "tanaka2019", "生産量はクラウドソーシングで低下した", None, Reason.ATTRIBUTION_NAME_ABSENT, "クラウドソーシング"),
+        ("J2", "tanaka2019", "生産量はクラウドワークス社で低下した", None, Reason.ATTRIBUTION_NAME_ABSENT, "クラウドワークス"),
         ("J3", "tanaka2019", "生産量は低下した", "佐藤ら（2019）は生産量は低下したと報告した。",
          Reason.ATTRIBUTION_NAME_ABSENT, "佐藤"),
     ],
@@ -134,7 +134,29 @@ def test_an_author_alternative_explains_a_derived_figure(tmp_path: Path, write_l
         ("MiniCheck scores 75.0 on LLM-AggreFact.", ["MiniCheck", "LLM-AggreFact"]),
         ("田中ら（2019）はスミスの推定量を用いた。", ["田中", "スミス"]),
         ("本研究（2020）では在宅勤務を扱う。", []),
+        ("ベッドの上でフルーツを食べるジョン・スミス", ["ジョン・スミス"]),  # loanwords are vocabulary
+        ("Adobe Photoshopと併用されることが多い。", ["Adobe", "Photoshop"]),
+        ("The GANs and PhDs of Sims-based work in Q4.", ["GAN", "PhD", "Sims"]),
+        ("Executive Producer Ted Dintersmith toured New York City.", ["Ted", "Dintersmith", "New", "York"]),
     ],
 )
 def test_proper_names(text: str, names: list[str]) -> None:
     assert [n.text for n in find_names(text)] == names
+
+
+@pytest.mark.parametrize(
+    ("attributed", "flagged"),
+    [
+        ("the panel began on 15 July 2019", False),  # the source prints the year (and the date another way)
+        ("home working spread in the 2010s", False),  # a decade: any year of it
+        ("1. output per hour fell", False),  # a list marker, not a figure
+        ("home working spread in 2021", True),  # a year the source never prints
+        ("output fell by about 4% for 1,300 workers", True),
+    ],
+)
+def test_dates_decades_and_list_markers(
+    tmp_path: Path, write_ledger: Callable[..., Path], attributed: str, flagged: bool
+) -> None:
+    report = gate(_ledger(tmp_path, write_ledger, _claim("E1", "smith2019", attributed)))
+    absent = [f for f in report.findings if f.reason is Reason.ATTRIBUTION_NUMBER_ABSENT]
+    assert bool(absent) is flagged, [f.message for f in report.findings]

@@ -161,3 +161,19 @@ def test_extract_writes_attribution_claims(tmp_path: Path) -> None:
     assert result.output.count("kind: attribution") == 3
     assert 'locator: "p. 2"' in result.output
     assert "時間当たり生産量は約4%低下した" in result.output
+
+
+def test_the_audit_leaves_cited_figures_to_the_attribution_check(tmp_path: Path) -> None:
+    draft, ledger = _files(
+        tmp_path,
+        "Output per hour fell by about 4% [@smith2019].\n\n"  # checked against smith2019: printed
+        "Our own survey found 37% agree.\n\n"  # no citation: still unlisted
+        "Quits fell by 12% [@nobody2020].\n",  # an undeclared key: still unlisted
+    )
+    report = gate(ledger, draft=draft)
+    got = sorted(((f.location or {}).get("line"), f.reason.value) for f in report.findings)
+    assert (1, "attribution_meaning_unchecked") in got
+    assert (3, "unlisted_number") in got
+    assert (5, "unlisted_citation") in got and (5, "unlisted_number") in got
+    assert not [g for g in got if g[0] == 1 and g[1].startswith("unlisted")]
+    assert not [f for f in report.findings if f.reason is Reason.ATTRIBUTION_NUMBER_ABSENT]

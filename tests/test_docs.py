@@ -140,7 +140,7 @@ def test_every_ledger_field_is_in_ledger_format_md() -> None:
     } <= fields
     for name in sorted(fields):
         assert f"`{name}`" in text or f"`search.{name}`" in text, f"ledger field {name} is not documented"
-    for kind in ("quote", "number", "negative"):
+    for kind in ("quote", "number", "negative", "attribution", "dataset"):
         assert f"`kind: {kind}`" in text
 
 

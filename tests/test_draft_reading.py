@@ -78,7 +78,8 @@ def test_extract_writes_a_loadable_ledger_that_fails_closed(tmp_path: Path) -> N
     ledger = parse_ledger(text, "x.yaml")
     assert ledger.sources == {"chosa2024": "sources/chosa2024.pdf", "dash": "TODO"}
     kinds = [(c.kind, getattr(c, "metric", None)) for c in ledger.claims]
-    assert kinds == [("quote", None), ("number", "TODO")]
+    assert kinds == [("quote", None), ("attribution", None), ("number", "TODO")]  # the cited sentence attributes
+    assert getattr(ledger.claims[1], "attributed", None) == "Clicks rose to 1,202"
     assert ledger.claims[0].location is not None and ledger.claims[0].location.line == 5
     assert "# date '2024-03-15' on line 6" in text
     out = tmp_path / "ledger.yaml"

@@ -70,7 +70,8 @@ def test_rules_describe_every_reason_and_results_point_at_them() -> None:
     rules = run["tool"]["driver"]["rules"]
     ids = [rule["id"] for rule in rules]
     assert len(ids) == len(set(ids))
-    assert set(ids) == {r.value for r in Reason} - {"quote_found", "number_match", "reference_verified"}
+    verified = {"quote_found", "number_match", "reference_verified", "attribution_supported", "dataset_fact_confirmed"}
+    assert set(ids) == {r.value for r in Reason} - verified
     for rule in rules:
         assert rule["shortDescription"]["text"].endswith(".") and len(rule["shortDescription"]["text"]) > 10
         assert rule["defaultConfiguration"]["level"] in {"error", "warning", "note"}

@@ -38,8 +38,8 @@ from claimledger.normalize import normalize_quote
 
 CHECK = "attribution"
 JUDGE_HINT = (
-    "add a judge to check it: --judge openai --judge-model MODEL [--judge-url URL] "
-    "(or set CLAIMLEDGER_JUDGE and CLAIMLEDGER_JUDGE_MODEL); see docs/judge.md"
+    "add a judge to check it: claimledger check ... --judge openai --judge-model MODEL "
+    "[--judge-url http://127.0.0.1:8080/v1] (see docs/judge.md)"
 )
 _CITATION_TEXT = re.compile(r"\[[^\[\]]*@[^\[\]]*\]|\\[A-Za-z]*cite[A-Za-z]*\*?(?:\[[^\]]*\]){0,2}\{[^}]*\}")
 _INDEX_CACHE: OrderedDict[str, SourceIndex] = OrderedDict()
@@ -56,7 +56,7 @@ class NamesAndNumbers:
 
 def items_of(attributed: str, statement: str | None = None) -> NamesAndNumbers:
     """The figures of ``attributed`` and the names of ``attributed`` and ``statement`` (citations removed)."""
-    numbers = [m for m in find_mentions(attributed) if not is_structural(attributed, m)]
+    numbers = [m for m in find_mentions(attributed) if _checkable(attributed, m)]
     names = list(find_names(attributed))
     if statement:
         seen = {n.text for n in names}
@@ -65,6 +65,44 @@ def items_of(attributed: str, statement: str | None = None) -> NamesAndNumbers:
                 seen.add(n.text)
                 names.append(n)
     return NamesAndNumbers(numbers, names)
+
+
+_LIST_MARKER = re.compile(r"^\s*[(（]?$")
+
+
+def _checkable(text: str, m: NumberMention) -> bool:
+    """A figure to look for: not a locator's number, not a list marker, not a bare 1 (一匹, "a"),
+    not followed by a unit letter the reader does not parse (8.2m, 3bn)."""
+    if is_structural(text, m):
+        return False
+    if _LIST_MARKER.match(text[: m.start]) and text[m.end : m.end + 1] in (".", ")", "）", "、"):
+        return False
+    if m.key.date is None and m.key.value == 1 and m.key.unit is None:
+        return False
+    if m.kind == "word" and m.key.value <= 10:  # two, twice, three times: often paraphrased ("a pair", "doubled")
+        return False
+    after = text[m.end : m.end + 1]
+    return not (after.isascii() and after.isalpha() and after != "s")
+
+
+def _printed(text: str, m: NumberMention, source_mentions: list[NumberMention]) -> list[NumberMention]:
+    """Where the source prints the figure by value. A date or a year counts when the source prints
+    its year (a page often gives the day in another form); a decade (the 1990s) any year of it."""
+    year = _year_of(m)
+    if year >= 0:
+        decade = text[m.end : m.end + 1] == "s" or text[m.end : m.end + 2] in ("'s", "’s")
+        decade = decade and year % 10 == 0
+        return [s for s in source_mentions if _year_of(s) == year or (decade and _year_of(s) // 10 == year // 10)]
+    return [s for s in source_mentions if same_number(m.key, s.key)]
+
+
+def _year_of(s: NumberMention) -> int:
+    if s.key.date is not None:
+        return s.key.date[0] if s.key.date[0] else -1
+    raw = s.text.strip()
+    if s.key.unit is None and raw.isdigit() and len(raw) == 4 and 1000 <= s.key.value <= 2999:
+        return int(s.key.value)
+    return -1
 
 
 def source_index(ix: IndexedSource) -> SourceIndex:
@@ -81,12 +119,21 @@ def source_index(ix: IndexedSource) -> SourceIndex:
 
 
 def nearest_passage(index: SourceIndex, text: str) -> Evidence | None:
-    """The passage of the source that shares most words with ``text`` (BM25), or None."""
+    """The sentence of the source that shares most words with ``text``: the best BM25 passage,
+    narrowed to its best sentence and one on each side. None when nothing is shared."""
+    from claimledger.judge.retrieve import tokens
+
     ranked = index.ranked(text)
     if not ranked:
         return None
     a, b = index.passages[ranked[0]]
     src = index.source
+    want = set(tokens(text))
+    inside = [(sa, sb) for sa, sb in index.sentences if sa >= a and sb <= b]
+    if inside:
+        best = max(range(len(inside)), key=lambda i: (len(want & set(tokens(src.text[inside[i][0]:inside[i][1]]))), -i))
+        a = inside[max(best - 1, 0)][0] if best and inside[best][1] - inside[best][0] < 80 else inside[best][0]
+        b = inside[best][1]
     return Evidence(src.id, a, b, src.text[a:b], src.page_of(a))
 
 
@@ -127,7 +174,7 @@ def _number_findings(
     source_mentions = find_mentions(index.source.text)
     query_terms = claim.attributed
     for m in numbers:
-        hits = [s for s in source_mentions if same_number(m.key, s.key)]
+        hits = _printed(claim.attributed, m, source_mentions)
         if not hits:
             findings.append(Finding(
                 claim.id, CHECK, Status.DISCREPANCY, Reason.ATTRIBUTION_NUMBER_ABSENT,
@@ -201,7 +248,9 @@ def attribution_findings(claim: AttributionClaim, ctx: RunContext) -> list[Findi
         return [Finding(claim.id, CHECK, Status.UNVERIFIABLE, Reason(loaded.reason), loaded.message)]
     index = source_index(loaded)
     items = items_of(claim.attributed, claim.statement)
-    nearest = nearest_passage(index, claim.attributed)
+    nearest = nearest_passage(index, claim.attributed) or (
+        nearest_passage(index, claim.statement) if claim.statement else None
+    )
     findings, places = _number_findings(claim, index, items.numbers, nearest)
     if claim.locator:
         findings += _locator_findings(claim, loaded, places)

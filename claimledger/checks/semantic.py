@@ -36,6 +36,7 @@ from claimledger.judge.injection import injection_spans
 from claimledger.judge.prompt import PROMPT_VERSION
 from claimledger.judge.retrieve import PassageRanker, SourceIndex, select_evidence
 from claimledger.judge.types import Judge, JudgeError, JudgeRequest, JudgeVerdict
+from claimledger.model.claim import AttributionClaim
 from claimledger.model.finding import Evidence, Finding, Reason, Status
 from claimledger.normalize import normalize_quote
 from claimledger.reconcile import assign_tier
@@ -85,8 +86,12 @@ def build_request(
     *,
     ranker: PassageRanker | None = None,
     max_passages: int = 4,
+    question: str | None = None,
 ) -> JudgeRequest:
-    """The request for one claim: claim, question and evidence from the cited source. No draft."""
+    """The request for one claim: claim, question and evidence from the cited source. No draft.
+
+    ``question``: a verification question asked of the model beforehand (``--judge-questions
+    model``); by default the fixed template's."""
     statement = claim_text(claim)
     lang = language_of(statement)
     quote = getattr(claim, "quote", None)
@@ -98,7 +103,7 @@ def build_request(
         claim_id=claim.id,
         language=lang,
         claim=statement,
-        question=verification_question(statement, lang),
+        question=question or verification_question(statement, lang),
         source_id=ix.source.id,
         passages=passages,
         prompt_version=PROMPT_VERSION,
@@ -107,8 +112,8 @@ def build_request(
 
 def claim_text(claim: Any) -> str:
     """What the judge is asked about: an attribution's ``attributed`` text, else the ``statement``."""
-    if getattr(claim, "kind", None) == "attribution":
-        return str(claim.attributed).strip()
+    if isinstance(claim, AttributionClaim):
+        return claim.attributed.strip()
     return (claim.statement or "").strip()
 
 
@@ -123,6 +128,7 @@ def semantic_findings(
     draft: str | None = None,
     ranker: PassageRanker | None = None,
     max_passages: int = 4,
+    questions: str = "template",
 ) -> tuple[list[Finding], dict[str, Any]]:
     """Run the judge over ``claims``; return the findings it adds and report metadata.
 
@@ -136,6 +142,7 @@ def semantic_findings(
     meta: dict[str, Any] = {
         "judge": describe,
         "prompt_version": PROMPT_VERSION,
+        "questions": questions,
         "requests": [],
         "skipped": [],
         "counts": {},
@@ -161,7 +168,13 @@ def semantic_findings(
         index = indexes.get(claim.source)
         if index is None:
             index = indexes[claim.source] = SourceIndex.build(loaded.source)
-        request = build_request(claim, loaded, index, ranker=ranker, max_passages=max_passages)
+        question: str | None = None
+        if questions == "model":
+            question, failed = _ask_question(judge, claim, describe)
+            if failed is not None:
+                findings.append(failed)
+                continue
+        request = build_request(claim, loaded, index, ranker=ranker, max_passages=max_passages, question=question)
         sha = request.sha256()
         if sentences is not None:
             leaks = audit_request(request, sentences, loaded.source.text)
@@ -234,6 +247,27 @@ def _not_judgeable(claim: Any, ctx: RunContext) -> str | None:
     if source not in ctx.ledger.sources and not ctx.is_pinned(source):
         return "the cited source is not declared (the literal check reports it)"
     return None
+
+
+def _ask_question(judge: Judge, claim: Any, describe: dict[str, Any]) -> tuple[str | None, Finding | None]:
+    """Seed 003 Phase 2: the model writes the question in its own fresh request (the claim only)."""
+    from claimledger.judge.cove import model_question
+
+    ask = getattr(judge, "ask", None)
+    try:
+        if ask is None:
+            raise JudgeError("config", f"the {judge.kind} judge cannot write questions (use --judge-questions template)")
+        return model_question(ask, claim_text(claim)), None
+    except JudgeError as exc:
+        err = exc
+    except Exception as exc:  # a crashing backend: never a pass
+        err = JudgeError("crash", f"the judge backend crashed: {type(exc).__name__}: {exc}")
+    return None, _finding(
+        claim, Status.ERROR, Reason.JUDGE_FAILED,
+        f"the verification question could not be obtained from the model ({err.kind}): {err.message}; "
+        "the meaning of this claim is not verified",
+        "", describe, extra={"failure": err.kind, "stage": "question"},
+    )  # fmt: skip
 
 
 def _ask(judge: Judge, request: JudgeRequest) -> JudgeVerdict | JudgeError:
@@ -316,7 +350,7 @@ def _interpret(job: _Job, ctx: RunContext, describe: dict[str, Any]) -> tuple[Fi
         ), entry  # fmt: skip
     entry["accepted"] = True
     if answer.verdict == "supported":
-        if getattr(claim, "kind", None) == "attribution" and evidence is not None:
+        if isinstance(claim, AttributionClaim) and evidence is not None:
             return _attribution_supported(job, evidence, describe, extra, entry), entry
         return None, entry
     reason, what = {
@@ -383,7 +417,7 @@ def _finding(
         location=location.model_dump() if location is not None and hasattr(location, "model_dump") else None,
         extra=info,
     )  # fmt: skip
-    also = _ATTRIBUTION_EXPLAINABLE if getattr(claim, "kind", None) == "attribution" else frozenset()
+    also = _ATTRIBUTION_EXPLAINABLE if isinstance(claim, AttributionClaim) else frozenset()
     return assign_tier(finding, claim.author_alternative, also_explainable=also)
 
 

@@ -44,6 +44,9 @@ if TYPE_CHECKING:
               help="Seconds per judge request.")
 @click.option("--judge-cache", type=click.Path(path_type=Path, dir_okay=False),
               help="SQLite cache of judge answers [default: in the cache folder].")
+@click.option("--judge-questions", type=click.Choice(["template", "model"]), default="template", show_default=True,
+              help="Verification questions from a fixed template, or written by the model in its own fresh "
+                   "request that sees only the claim.")
 @click.option("--summary-section", metavar="HEADING",
               help="With --judge: every sentence under this heading must be supported by the rest of the draft.")  # fmt: skip
 def check(draft: Path | None, receipt: Path | None, **kw: Any) -> None:
@@ -57,7 +60,10 @@ def check(draft: Path | None, receipt: Path | None, **kw: Any) -> None:
     and --bib files) is looked up on Crossref, DataCite, arXiv and OpenAlex.
 
     \b
-    Without --judge the semantic check is not run, and the report says so.
+    Without --judge the semantic check is not run, and the report says so:
+    an attribution ("Smith (2019) shows X", from the ledger or from every
+    cited sentence of DRAFT without a quotation) is then MED "meaning not
+    checked" (PARTIAL at best), after its figures and names are checked.
 
     \b
     Example:
@@ -87,7 +93,7 @@ def check(draft: Path | None, receipt: Path | None, **kw: Any) -> None:
             report = gate(ledger, base_dir=base_dir, config=config, progress=progress, draft=draft, sources=sources,
                           allow=allow_from(kw), section=kw["section"], draft_format=kw["draft_format"],
                           judge=judge, judge_cache=kw["judge_cache"],
-                          summary_section=kw["summary_section"])  # fmt: skip
+                          summary_section=kw["summary_section"], judge_questions=kw["judge_questions"])  # fmt: skip
         finally:
             if judge is not None:
                 judge.close()

@@ -10,7 +10,7 @@ import click
 from claimledger._exceptions import InputError
 from claimledger.cli._common import _fail_input
 from claimledger.cli._group import cli
-from claimledger.cli._server_options import server_config, server_options
+from claimledger.cli._server_options import server_config, server_judge, server_options
 
 
 @cli.command("mcp")
@@ -38,7 +38,7 @@ def mcp_cmd(root: Path, **kw: Any) -> None:
         _fail_input(str(exc))
         return
     try:
-        serve_stdio(root, config=server_config(kw), allow_urls=kw["allow_urls"])
+        serve_stdio(root, config=server_config(kw), allow_urls=kw["allow_urls"], judge=server_judge(kw))
     except ImportError as exc:
         _fail_input(str(exc))
     except InputError as exc:

@@ -10,7 +10,7 @@ import click
 from claimledger._exceptions import InputError
 from claimledger.cli._common import _fail_input
 from claimledger.cli._group import cli
-from claimledger.cli._server_options import server_config, server_options
+from claimledger.cli._server_options import server_config, server_judge, server_options
 from claimledger.server._pool import DEFAULT_MAX_REQUESTS, DEFAULT_QUEUE, DEFAULT_TIMEOUT
 
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
@@ -75,7 +75,7 @@ def serve_cmd(root: Path, host: str, port: int, max_bytes: int, allowed_hosts: t
 
     try:
         serve(str(root), host=host, port=port, max_bytes=max_bytes, allowed_hosts=allowed_hosts,
-              config=server_config(kw), allow_urls=kw["allow_urls"],
+              config=server_config(kw), allow_urls=kw["allow_urls"], judge=server_judge(kw),
               token_file=str(token_file) if token_file is not None else None, workers=workers, queue=queue,
               request_timeout=request_timeout, max_requests=worker_max_requests)  # fmt: skip
     except ImportError as exc:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from claimledger._version import __version__
-from claimledger.eval import BENCHMARK_VERSION, DEFAULT_SEED, redteam, scope_slices
+from claimledger.eval import BENCHMARK_VERSION, DEFAULT_SEED, attribution_bench, redteam, scope_slices
 from claimledger.eval import report_md as md
 from claimledger.eval.corpus import EN_SETS, JA_SETS, english_documents, input_hashes, japanese_documents
 from claimledger.eval.numbers_bench import build_number_bench, load_tables
@@ -47,6 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--judge-rows", type=int, default=100, help="rows per slice for the judge (when configured)"
     )
+    ap.add_argument("--attribution-rows", type=int, default=60, help="attribution pairs per dataset and label")
     args = ap.parse_args(argv)
     if not (args.bench / "wice" / "bench.jsonl").exists():
         print(f"no bench under {args.bench}", file=sys.stderr)
@@ -74,6 +75,10 @@ def main(argv: list[str] | None = None) -> int:
             run_overclaim(args.bench, _progress),
         )
         judge_note = "not run (no judge configured: set CLAIMLEDGER_JUDGE and CLAIMLEDGER_JUDGE_MODEL)"
+        _progress("attributions: the figures-and-names step on the labelled pairs")
+        pairs = attribution_bench.load_pairs(args.bench, args.attribution_rows, args.seed)
+        attr_scores = attribution_bench.deterministic(pairs)
+        attr_judged = None
         settings = judge_settings()
         if settings is not None:
             from claimledger.judge import make_judge
@@ -81,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
             judge = make_judge(settings["kind"], settings["model"], settings["url"] or None)  # type: ignore[arg-type]
             try:
                 judged = run_judge(args.bench, work, judge, args.judge_rows, args.seed, _progress)
+                attr_judged = attribution_bench.with_judge(pairs, judge, work)
             finally:
                 judge.close()
             judge_note = f"{settings['kind']} {settings['model']} ({args.judge_rows} rows per slice)"
@@ -112,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     }
     args.points.write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     _progress(f"wrote {args.points}")
-    doc = render(results, meta, qbench.dropped, elapsed)
+    attribution = attribution_bench.render(attr_scores, args.attribution_rows, attr_judged, judge_note, args.seed)
+    doc = render(results, meta, qbench.dropped, elapsed, attribution)
     doc += "\n".join(redteam_section(red, red_judged, meta["judge"]) + scope_section(scope_rows)) + "\n"
     args.out.write_text(doc, encoding="utf-8")
     _progress(f"wrote {args.out} ({elapsed:.0f} s)")
@@ -121,8 +128,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def render(
-    results: dict[str, tuple[str, list[Outcome]]], meta: dict[str, Any], dropped: Counter[str], elapsed: float
-) -> str:
+    results: dict[str, tuple[str, list[Outcome]]], meta: dict[str, Any], dropped: Counter[str], elapsed: float,
+    attribution: list[str] | None = None,
+) -> str:  # fmt: skip
     quotes = results["literal_quote"][1]
     numbers = results["numeric_recompute"][1]
     over = results["overclaim"][1]
@@ -212,7 +220,7 @@ def render(
             "`anthropic` or `nli`), `CLAIMLEDGER_JUDGE_MODEL` and, for an endpoint, `CLAIMLEDGER_JUDGE_URL`,",
             "then run `make eval` again; the judge column above is then filled in.",
         ]
-    out += ["", "## Inputs", "", hashes, ""]
+    out += ["", *(attribution or []), "## Inputs", "", hashes, ""]
     return "\n".join(out)
 
 

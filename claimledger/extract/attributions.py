@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from claimledger.extract.citations import Citation
 from claimledger.extract.marks import Analysis
 from claimledger.model.claim import AttributionClaim, Ledger, Location
+from claimledger.model.finding import Finding, Reason
 
 _NUMERIC = re.compile(r"\[(?P<body>\d{1,4}(?:\s*[–—\-]\s*\d{1,4})?(?:\s*[,;]\s*\d{1,4}(?:\s*[–—\-]\s*\d{1,4})?)*)\]")
 _RANGE_MAX = 50
@@ -185,7 +186,9 @@ def find_attributions(analysis: Analysis, numbering: Mapping[str, str] | None = 
         for c in inside:
             keys += [k for k in c.keys if k not in keys]
         locator = next((loc for c in inside if (loc := locator_of(prose[c.start : c.end]))), None)
-        out.append(AttributionCandidate(tuple(keys), attributed, statement, locator, s.start, s.end, inside[0].start))
+        raw = prose[s.start : s.end]
+        start = s.start + len(raw) - len(raw.lstrip(" \t\r\n\u2029\u3000"))
+        out.append(AttributionCandidate(tuple(keys), attributed, statement, locator, start, s.end, inside[0].start))
     return out
 
 
@@ -235,3 +238,37 @@ def draft_attribution_claims(
 
 def _fold(text: str) -> str:
     return " ".join(text.split()).casefold()
+
+
+def covered_by_attributions(findings: list[Finding], analysis: Analysis, ledger: Ledger) -> list[Finding]:
+    """The unlisted audit's findings minus what the attribution check covers.
+
+    A figure inside a cited sentence is checked against the cited (declared)
+    source by the attribution check (HIGH when the source never prints it), and
+    a declared key cited by such a sentence is checked there too; the audit's
+    ``unlisted_number`` / ``unlisted_citation`` for them would say the same thing
+    twice. Undeclared keys and figures outside attributions stay.
+    """
+    cands = [c for c in find_attributions(analysis, numbering_of(ledger.sources))
+             if any(k in ledger.sources for k in c.keys)]  # fmt: skip
+    if not cands:
+        return findings
+    draft = analysis.draft
+    covered_keys = {k for c in cands for k in c.keys if k in ledger.sources}
+
+    def inside(f: Finding) -> bool:
+        loc = f.location or {}
+        line, col = loc.get("line"), loc.get("column")
+        if not isinstance(line, int) or not isinstance(col, int) or not 1 <= line <= len(draft.line_starts):
+            return False
+        p = draft.prose_index(draft.line_starts[line - 1] + col - 1)
+        return any(c.start <= p < c.end for c in cands)
+
+    out = []
+    for f in findings:
+        if f.reason is Reason.UNLISTED_NUMBER and inside(f):
+            continue
+        if f.reason is Reason.UNLISTED_CITATION and f.claimed in covered_keys:
+            continue
+        out.append(f)
+    return out

@@ -86,6 +86,15 @@ class AnthropicJudge:
             data = post_json(self._client, self.url, self.payload(request), headers=headers, policy=self.retry)
         return parse_verdict(_message_text(data))
 
+    def ask(self, system: str, user: str) -> str:
+        """One fresh Messages request (no history): the model's text answer. Raises :class:`JudgeError`."""
+        headers = {"content-type": "application/json", "x-api-key": self._key, "anthropic-version": self.api_version}
+        body = {"model": self.model, "max_tokens": 200, "temperature": self.temperature, "system": system,
+                "messages": [{"role": "user", "content": user}]}  # fmt: skip
+        with self._slots:
+            data = post_json(self._client, self.url, body, headers=headers, policy=self.retry)
+        return _message_text(data)
+
     def describe(self) -> dict[str, Any]:
         return {"kind": self.kind, "model": self.model, "url": self.url, "anthropic_version": self.api_version}
 

@@ -88,6 +88,21 @@ class OpenAIJudge:
             data = post_json(self._client, self.url, self.payload(request), headers=headers, policy=self.retry)
         return parse_verdict(_message_text(data))
 
+    def ask(self, system: str, user: str) -> str:
+        """One fresh chat request (no history): the model's text answer. Raises :class:`JudgeError`."""
+        headers = {"content-type": "application/json"}
+        if self._key:
+            headers["authorization"] = f"Bearer {self._key}"
+        body: dict[str, Any] = {
+            "model": self.model,
+            "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
+            "temperature": self.temperature,
+            "max_tokens": 200,
+        }
+        with self._slots:
+            data = post_json(self._client, self.url, body, headers=headers, policy=self.retry)
+        return _message_text(data)
+
     def describe(self) -> dict[str, Any]:
         return {"kind": self.kind, "model": self.model, "url": self.url, "response_format": self.response_format}
 

@@ -37,6 +37,7 @@ from claimledger.load.sources import is_url
 from claimledger.model.claim import Ledger
 from claimledger.model.report import Report
 from claimledger.server._rootfs import RootError, RootFS
+from claimledger.server.judge_spec import JudgeSpec
 
 # checks share module-level state (metric registry, caches): one run at a time per process
 _RUN_LOCK = threading.Lock()
@@ -165,11 +166,13 @@ class Workspace:
     config: GateConfig = dataclasses.field(default_factory=GateConfig)
     allow_urls: bool = False
     fs: RootFS = dataclasses.field(default=None, compare=False, repr=False)  # type: ignore[assignment]
+    judge: JudgeSpec | None = None
 
     @classmethod
     def open(
-        cls, root: str | Path, *, config: GateConfig | None = None, allow_urls: bool = False
-    ) -> Workspace:
+        cls, root: str | Path, *, config: GateConfig | None = None, allow_urls: bool = False,
+        judge: JudgeSpec | None = None,
+    ) -> Workspace:  # fmt: skip
         try:
             resolved = Path(root).expanduser().resolve(strict=True)
         except OSError:
@@ -180,7 +183,7 @@ class Workspace:
             fs = RootFS(resolved)
         except OSError as exc:
             raise InputError(f"--root {root}: cannot open ({exc.strerror})") from None
-        return cls(resolved, config or GateConfig(), allow_urls, fs)
+        return cls(resolved, config or GateConfig(), allow_urls, fs, judge)
 
     def client_parts(self, given: str, *, what: str) -> list[str]:
         """A client's path as components under the root: relative (or absolute inside it), no ``..``."""
@@ -433,8 +436,14 @@ def run_check(
     with _RUN_LOCK, Run(ws) as run:
         parsed = run.ledger(ledger, sources=sources, datasets=datasets)
         draft_path, fmt = run.draft(draft) if draft is not None else (None, None)
-        report = gate(parsed, config=ws.run_config(options), base_dir=run.base_dir(), draft=draft_path,
-                      allow=allow, section=section, draft_format=fmt)  # fmt: skip
+        judge = ws.judge.build() if ws.judge is not None else None
+        try:
+            report = gate(parsed, config=ws.run_config(options), base_dir=run.base_dir(), draft=draft_path,
+                          allow=allow, section=section, draft_format=fmt, judge=judge,
+                          judge_questions=ws.judge.questions if ws.judge is not None else "template")  # fmt: skip
+        finally:
+            if judge is not None:
+                judge.close()
         return run.envelope(report)
 
 

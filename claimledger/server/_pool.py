@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from claimledger._config import GateConfig
+from claimledger.server.judge_spec import JudgeSpec
 
 log = logging.getLogger("claimledger.http")
 
@@ -65,6 +66,7 @@ class PoolSettings:
     queue: int
     timeout: float = DEFAULT_TIMEOUT
     max_requests: int = DEFAULT_MAX_REQUESTS
+    judge: JudgeSpec | None = None  # the operator's judge, built afresh in the worker for each check
 
 
 def default_size() -> int:
@@ -89,7 +91,9 @@ def _die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-def _worker_main(conn: Connection, root: str, config: GateConfig, allow_urls: bool, parent: int) -> None:
+def _worker_main(
+    conn: Connection, root: str, config: GateConfig, allow_urls: bool, parent: int, judge: JudgeSpec | None = None
+) -> None:
     """A worker: open the root, then answer (kind, request) with ("ok", result) or ("error", status, code, msg)."""
     with contextlib.suppress(OSError):
         os.setpgid(0, 0)  # lead a process group: the pool stops the whole group
@@ -101,7 +105,7 @@ def _worker_main(conn: Connection, root: str, config: GateConfig, allow_urls: bo
 
     for path in config.metrics_files:
         load_metrics_file(path)
-    ws = Workspace.open(root, config=config, allow_urls=allow_urls)
+    ws = Workspace.open(root, config=config, allow_urls=allow_urls, judge=judge)
     while True:
         try:
             seq, kind, req = conn.recv()
@@ -128,7 +132,7 @@ class _Worker:
         self.conn, child = ctx.Pipe()
         self.proc = ctx.Process(
             target=_worker_main,
-            args=(child, str(settings.root), settings.config, settings.allow_urls, os.getpid()),
+            args=(child, str(settings.root), settings.config, settings.allow_urls, os.getpid(), settings.judge),
             name="claimledger-worker",
             daemon=False,  # a worker may start children of its own (extraction, SQL)
         )

@@ -59,6 +59,7 @@ from claimledger.server._pool import (
     WorkerPool,
     default_size,
 )
+from claimledger.server.judge_spec import JudgeSpec
 
 INSTALL_HINT = "the HTTP service needs starlette and uvicorn: pip install 'claimledger[server]'"
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
@@ -477,6 +478,7 @@ def serve(
     queue: int = DEFAULT_QUEUE,
     request_timeout: float = DEFAULT_TIMEOUT,
     max_requests: int = DEFAULT_MAX_REQUESTS,
+    judge: JudgeSpec | None = None,
 ) -> None:
     """Run the service until interrupted (Ctrl-C or SIGTERM). Refuses (:class:`InputError`) to listen
     beyond loopback without a bearer token."""
@@ -490,9 +492,9 @@ def serve(
     if token is None and not is_loopback(host):
         raise InputError(f"--host {host} listens beyond this machine: give a bearer token with --token-file FILE "
                          "or CLAIMLEDGER_TOKEN (clients send Authorization: Bearer <token>)")  # fmt: skip
-    ws = Workspace.open(root, config=config, allow_urls=allow_urls)
+    ws = Workspace.open(root, config=config, allow_urls=allow_urls, judge=judge)
     settings = PoolSettings(ws.root, ws.config, allow_urls, size=workers or default_size(), queue=queue,
-                            timeout=request_timeout, max_requests=max_requests)  # fmt: skip
+                            timeout=request_timeout, max_requests=max_requests, judge=judge)  # fmt: skip
     app = build_app(ws, max_bytes=max_bytes, allowed_hosts=allowed_host_names(host, allowed_hosts), token=token,
                     pool=settings)  # fmt: skip
     shown = f"[{host}]" if ":" in host else host

@@ -40,6 +40,7 @@ from claimledger.server._core import (
     run_numbers,
     run_quotes,
 )
+from claimledger.server.judge_spec import JudgeSpec
 
 INSTALL_HINT = "the MCP server needs the `mcp` package: pip install 'claimledger[mcp]'"
 
@@ -220,9 +221,11 @@ def build_server(ws: Workspace) -> Any:
     return server
 
 
-def serve_stdio(root: str | Path, *, config: GateConfig | None = None, allow_urls: bool = False) -> None:
+def serve_stdio(
+    root: str | Path, *, config: GateConfig | None = None, allow_urls: bool = False, judge: JudgeSpec | None = None
+) -> None:
     """Run the MCP server on stdin/stdout until the client closes the connection."""
     _require_sdk()
-    ws = Workspace.open(root, config=config, allow_urls=allow_urls)
+    ws = Workspace.open(root, config=config, allow_urls=allow_urls, judge=judge)
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
     build_server(ws).run("stdio")
