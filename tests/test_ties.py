@@ -138,7 +138,8 @@ Latency fell to 120[V] ms [@perf].
 def test_extract_writes_a_location_that_ties_every_drafted_claim(en_world: Path) -> None:
     draft = _write(en_world, "draft.md", EN_DRAFT.replace("[V]", ""))
     text = extract_ledger(draft)
-    assert text.count("location: {") == 2
+    assert text.count("location: {") == 3  # two numbers and the cited sentence as an attribution
+    assert text.count("kind: attribution") == 1
     filled = (
         text.replace('perf: "TODO"', 'perf: "perf.pdf"')
         .replace("metric: TODO", 'sql: "SELECT count(*) FROM items"')
