@@ -29,8 +29,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 MAX_LINKS = 40  # as the kernel's own limit on symbolic links in one lookup
-_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
-_FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK  # a FIFO never blocks the open
+_NOFOLLOW, _DIRECTORY = getattr(os, "O_NOFOLLOW", 0), getattr(os, "O_DIRECTORY", 0)
+_CLOEXEC, _NONBLOCK = getattr(os, "O_CLOEXEC", 0), getattr(os, "O_NONBLOCK", 0)
+_DIR_FLAGS = os.O_RDONLY | _DIRECTORY | _NOFOLLOW | _CLOEXEC
+_FILE_FLAGS = os.O_RDONLY | _NOFOLLOW | _CLOEXEC | _NONBLOCK  # a FIFO never blocks the open
+SUPPORTED = bool(_NOFOLLOW and _DIRECTORY) and os.open in os.supports_dir_fd and os.readlink in os.supports_dir_fd
 
 
 class RootError(OSError):
@@ -46,8 +49,10 @@ class RootFS:
     """A folder opened once; every path under it is opened relative to its descriptor."""
 
     def __init__(self, root: Path) -> None:
+        if not SUPPORTED:  # the confinement rests on openat(2) and O_NOFOLLOW: never serve without them
+            raise OSError(0, "the servers need a POSIX system (openat with O_NOFOLLOW); this one has none")
         self.root = root
-        self.fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        self.fd = os.open(root, os.O_RDONLY | _DIRECTORY | _CLOEXEC)
 
     def close(self) -> None:
         with contextlib.suppress(OSError):
@@ -189,7 +194,7 @@ class RootFS:
             if limit is not None and size > limit:
                 raise RootError("io", f"is {size:,} bytes, over the {limit:,}-byte limit")
             dest.parent.mkdir(parents=True, exist_ok=True)
-            out = os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+            out = os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o600)
             try:
                 while True:
                     chunk = os.read(fd, 1 << 20)
@@ -221,7 +226,7 @@ class RootFS:
                 os.umask(umask)
                 mode = 0o666 & ~umask
             tmp = f".{name}.{secrets.token_hex(6)}.tmp"
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode,
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, mode,
                          dir_fd=dir_fd)  # fmt: skip
             try:
                 try:
