@@ -104,8 +104,28 @@ def _judge_step(
     draft_text = Path(draft).read_text("utf-8", errors="replace") if draft is not None else None
     added, meta = semantic_findings(claims, ctx, judge, cache_path=cache, draft=draft_text, questions=questions)
     findings.extend(added)
+    _place_by_judge(claims, added, ctx, findings)
     findings.extend(_meaning_unchecked(claims, {f.claim_id for f in added}, "the judge gave no answer"))
     return meta
+
+
+def _place_by_judge(claims: Sequence[Claim], added: list[Finding], ctx: RunContext, findings: list[Finding]) -> None:
+    """An attribution's locator that waited for evidence is checked against the judge's verified quote."""
+    from claimledger.checks.attribution import judge_placed
+
+    by_id = {c.id: c for c in claims if isinstance(c, AttributionClaim) and c.locator}
+    for f in added:
+        claim = by_id.get(f.claim_id)
+        if claim is None or f.reason is not Reason.ATTRIBUTION_SUPPORTED or f.evidence is None:
+            continue
+        loaded = ctx.source(claim.source)
+        if isinstance(loaded, SourceError):
+            continue
+        findings[:] = [x for x in findings if not (x.claim_id == claim.id and x.reason is Reason.LOCATOR_UNCHECKED
+                                                   and x.extra.get("awaiting_judge"))]  # fmt: skip
+        placed = judge_placed(claim, f.evidence, loaded)
+        if placed is not None:
+            findings.append(_placed(placed, claim))
 
 
 def _meaning_unchecked(claims: Sequence[Claim], answered: set[str], why: str | None = None) -> list[Finding]:
@@ -236,10 +256,12 @@ def _check_draft(
     section: str | None,
     fmt: str | None,
     drafted: list[AttributionClaim],
+    records: Mapping[str, str] | None = None,
 ) -> int:
     """Add a draft's findings (marks re-verified, unlisted audit, its attributions); returns how many
     it examined. The attributions no ledger claim backs are checked and appended to ``drafted``."""
     from claimledger._drafts import DraftRun, draft_findings
+    from claimledger.checks.attribution import with_records
     from claimledger.checks.marks import DraftChecker
     from claimledger.extract.attributions import covered_by_attributions, draft_attribution_claims
     from claimledger.extract.draft import read_draft
@@ -253,6 +275,8 @@ def _check_draft(
     findings.extend(added)
     span = d.section(section) if section else None
     for claim in draft_attribution_claims(analysis, ledger):
+        if records and claim.source in records:
+            claim = claim.model_copy(update={"record": records[claim.source]})
         if span is not None and claim.location is not None:
             line_start = d.prose_index(d.line_starts[claim.location.line - 1])
             if not span[0] <= line_start < span[1]:
@@ -345,6 +369,9 @@ def gate(
 
     references = ledger_references(parsed, folder, config.bib_files)
     parsed._reference_keys = frozenset(r.key for r in references)
+    from claimledger.checks.attribution import record_text, with_records
+
+    records = {r.key: record_text(r.authors, r.title, r.venue, r.year) for r in references}
     ctx = RunContext.create(parsed, folder, config)
     findings: list[Finding] = []
     try:
@@ -352,7 +379,7 @@ def gate(
         if progress:
             progress("locating quotes", 0, total)
         ctx.prefetch_quotes(quote_keys(parsed.claims))
-        for i, claim in enumerate(parsed.claims):
+        for i, claim in enumerate(with_records(parsed.claims, records)):
             if progress:
                 progress("checking claims", i, total)
             findings.extend(_run_claim(claim, ctx))
@@ -364,7 +391,8 @@ def gate(
         drafted: list[AttributionClaim] = []
         if draft is not None:
             try:
-                draft_total += _check_draft(draft, parsed, ctx, findings, allow, section, draft_format, drafted)
+                draft_total += _check_draft(draft, parsed, ctx, findings, allow, section, draft_format, drafted,
+                                            records)
             except InputError:
                 raise
             except Exception as exc:  # fail closed: the draft's marks and figures are not verified

@@ -160,3 +160,17 @@ def test_dates_decades_and_list_markers(
     report = gate(_ledger(tmp_path, write_ledger, _claim("E1", "smith2019", attributed)))
     absent = [f for f in report.findings if f.reason is Reason.ATTRIBUTION_NUMBER_ABSENT]
     assert bool(absent) is flagged, [f.message for f in report.findings]
+
+
+def test_names_in_the_bibliography_entry_count(tmp_path: Path, write_ledger: Callable[..., Path]) -> None:
+    from claimledger import GateConfig
+
+    refs = ("references:\n  - key: smith2019\n    title: Remote work and output\n"
+            "    authors: [\"Smith, Jane\", \"Okafor, Chidi\"]\n    year: 2019\n")  # fmt: skip
+    claims = _claim("E1", "smith2019", "quits fell by half", "Smith and Okafor (2019) report that quits fell by half.")
+    claims += _claim("E2", "smith2019", "quits fell by half", "Smith and Brown (2019) report that quits fell by half.")
+    (tmp_path / "smith.txt").write_text(SOURCE_EN.replace("Jane Smith", "J. S."), "utf-8")
+    ledger = write_ledger("version: 1\nsources: {smith2019: smith.txt}\n" + refs + "claims:\n" + claims)
+    report = gate(ledger, config=GateConfig(offline=True))
+    absent = [(f.claim_id, f.extra.get("name")) for f in report.findings if f.reason is Reason.ATTRIBUTION_NAME_ABSENT]
+    assert absent == [("E2", "Brown")]

@@ -208,3 +208,31 @@ def test_every_judge_outcome_through_the_mcp_tool(tmp_path: Path) -> None:
 def test_a_server_judge_needs_a_model(tmp_path: Path, surface: str) -> None:
     result = CliRunner().invoke(cli, [surface, "--root", str(tmp_path), "--judge", "openai"])
     assert result.exit_code == 2 and "--judge-model" in result.output
+
+
+def test_a_locator_waits_for_the_judge_evidence(tmp_path: Path) -> None:
+    """Without a figure, an attribution's locator is checked against the judge's literal evidence quote."""
+    from tests.test_locators_datasets import PAGES_EN, _pdf
+
+    root = tmp_path / "ws"
+    root.mkdir()
+    _pdf(root / "en.pdf", PAGES_EN)
+    claims = ""
+    for cid, loc in (("P2", "p. 3"), ("P1", "p. 1")):
+        claims += (f"  - id: {cid}\n    kind: attribution\n    source: en\n"
+                   f"    attributed: \"quits fell by half\"\n    locator: {loc!r}\n")  # fmt: skip
+    ledger = root / "ledger.yaml"
+    ledger.write_text("version: 1\nsources: {en: en.pdf}\nclaims:\n" + claims, "utf-8")
+    policy = table_policy({"quits fell by half": verdict("supported", "quits fell by half", "says so")})
+    with chat_server(policy=policy) as srv:
+        result = CliRunner().invoke(cli, [
+            "check", "--ledger", str(ledger), "--format", "json", "--judge", "openai", "--judge-model", "fake",
+            "--judge-url", srv.base_url + "/v1", "--judge-cache", str(tmp_path / "c.sqlite3"),
+        ])  # fmt: skip
+    data = json.loads(result.output)
+    by = {(f["claim_id"], f["reason"]) for f in data["findings"]}
+    assert ("P2", "attribution_supported") in by and ("P1", "attribution_supported") in by
+    assert ("P1", "locator_wrong") in by and ("P2", "locator_wrong") not in by
+    assert not [f for f in data["findings"] if f["reason"] == "locator_unchecked"]
+    wrong = next(f for f in data["findings"] if f["reason"] == "locator_wrong")
+    assert "p. 3" in wrong["message"] and wrong["tier"] == "HIGH"

@@ -24,6 +24,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections import OrderedDict
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from claimledger._exceptions import SourceError
@@ -32,7 +33,7 @@ from claimledger.checks.quote_scan import find_whole
 from claimledger.extract.mentions import NumberMention, find_mentions, is_structural, same_number
 from claimledger.extract.names import Name, find_names
 from claimledger.judge.retrieve import SourceIndex
-from claimledger.model.claim import AttributionClaim
+from claimledger.model.claim import AttributionClaim, Claim
 from claimledger.model.finding import Evidence, Finding, Reason, Status
 from claimledger.normalize import normalize_quote
 
@@ -277,7 +278,7 @@ def _locator_findings(claim: AttributionClaim, ix: IndexedSource, places: list[l
             claim.id, "locator", Status.UNVERIFIABLE, Reason.LOCATOR_UNCHECKED,
             f"locator {claim.locator!r} not checked: the attribution prints no figure to place in {claim.source}, "
             "and no judge quoted its evidence",
-            claimed=claim.locator,
+            claimed=claim.locator, extra={"awaiting_judge": True},
         )]  # fmt: skip
     out: list[Finding] = []
     for occurrences in places:
@@ -303,3 +304,31 @@ def meaning_unchecked(claim: AttributionClaim) -> Finding:
 def _short(text: str, limit: int = 120) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def record_text(authors: Sequence[str], title: str, venue: str, year: int | None) -> str:
+    """A bibliographic record as text names can be found in (authors, title, venue, year)."""
+    return " ".join(x for x in (*authors, title, venue, str(year) if year else "") if x)
+
+
+def with_records(claims: Sequence[Claim], records: Mapping[str, str]) -> list[Claim]:
+    """Attribution claims without a ``record`` get their source's bibliography entry as one."""
+    if not records:
+        return list(claims)
+    out: list[Claim] = []
+    for claim in claims:
+        if isinstance(claim, AttributionClaim) and claim.record is None and claim.source in records:
+            copy = claim.model_copy(update={"record": records[claim.source]})
+            copy._line = claim._line
+            claim = copy
+        out.append(claim)
+    return out
+
+
+def judge_placed(claim: AttributionClaim, evidence: Evidence, ix: IndexedSource) -> Finding | None:
+    """The locator of an attribution checked against the judge's (literal) evidence quote."""
+    from claimledger.checks.locator import check_locator
+
+    if not claim.locator:
+        return None
+    return check_locator(claim.id, claim.locator, ix.source, evidence)
