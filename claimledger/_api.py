@@ -261,7 +261,7 @@ def _check_draft(
     """Add a draft's findings (marks re-verified, unlisted audit, its attributions); returns how many
     it examined. The attributions no ledger claim backs are checked and appended to ``drafted``."""
     from claimledger._drafts import DraftRun, draft_findings
-    from claimledger.checks.attribution import with_records
+    from claimledger.checks.locator import draft_locator_findings
     from claimledger.checks.marks import DraftChecker
     from claimledger.extract.attributions import covered_by_attributions, draft_attribution_claims
     from claimledger.extract.draft import read_draft
@@ -272,6 +272,7 @@ def _check_draft(
     analysis = Analysis(d, known_keys=known, min_chars=ctx.config.min_quote_chars)
     run = DraftRun(d, ledger, ledger._path, ctx, analysis, DraftChecker(analysis, ctx))
     added = covered_by_attributions(draft_findings(run, allow, section), analysis, ledger)
+    added += draft_locator_findings(analysis, ctx)
     findings.extend(added)
     span = d.section(section) if section else None
     for claim in draft_attribution_claims(analysis, ledger):

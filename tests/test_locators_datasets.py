@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -217,3 +218,21 @@ def test_dataset_claim_needs_something_to_check(tmp_path: Path, write_ledger: Ca
 
     with pytest.raises(LedgerError, match="needs `field:`"):
         gate(write_ledger("version: 1\ndatasets: {cps: cps.csv}\nclaims:\n" + _dataset("D1", dataset="cps")))
+
+
+@pytest.mark.parametrize(("locator", "wrong"), [("p. 2", False), ("p. 1", True), ("S. 2", False), ("2頁", False)])
+def test_a_draft_quotation_locator_is_checked(
+    tmp_path: Path, write_ledger: Callable[..., Path], locator: str, wrong: bool
+) -> None:
+    _pdf(tmp_path / "en.pdf", PAGES_EN)
+    draft = tmp_path / "draft.md"
+    draft.write_text(f"# Notes\n\nThey write that \u201cOutput per hour fell by about 4%\u201d [@en, {locator}].\n", "utf-8")
+    ledger = write_ledger("version: 1\nsources: {en: en.pdf}\nclaims: []\n")
+    report = gate(ledger, draft=draft, allow=[".*"])
+    bad = [f for f in report.findings if f.reason is Reason.LOCATOR_WRONG]
+    assert bool(bad) is wrong, [f.message for f in report.findings]
+    if wrong:
+        assert bad[0].location is not None and bad[0].location["line"] == 3 and "p. 2" in bad[0].message
+    from claimledger._drafts import extract_ledger
+
+    assert f"locator: {json.dumps(locator, ensure_ascii=False)}" in extract_ledger(draft, sources={"en": "en.pdf"})

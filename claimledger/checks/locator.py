@@ -15,12 +15,19 @@ numbered headings, no evidence located) is MED: never silently accepted.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from claimledger._exceptions import SourceError
 from claimledger.model.finding import Evidence, Finding, Reason, Status
 from claimledger.model.source import Source
+
+if TYPE_CHECKING:
+    from claimledger.checks.context import RunContext
+    from claimledger.extract.marks import Analysis
 
 CHECK = "locator"
 
@@ -206,3 +213,36 @@ def _check_label(claim_id: str, loc: Locator, source: Source, ev: Evidence) -> F
         f"{_show_pages(first, last)} of {source.id}",
         ev, loc.text,
     )  # fmt: skip
+
+
+def draft_locator_findings(analysis: Analysis, ctx: RunContext) -> list[Finding]:
+    """Locators in a draft's citations of quotations (``"…" [@smith2019, p. 4]``), checked where the
+    quotation was found. A quotation that is not found is reported by its own check, not here."""
+    from claimledger.checks.quote import check_quote_text
+    from claimledger.extract.attributions import locator_of
+
+    out: list[Finding] = []
+    prose = analysis.draft.prose
+    for t in analysis.targets:
+        if t.kind != "quote" or t.citation is None:
+            continue
+        locator = locator_of(prose[t.citation.start : t.citation.end])
+        if locator is None:
+            continue
+        line, col = analysis.draft.where(t.start)
+        cid = f"draft:{line}:{col}"
+        for key in t.keys:
+            if key not in ctx.ledger.sources:
+                continue
+            found = check_quote_text(cid, key, t.text, ctx)
+            if found.status is not Status.VERIFIED or found.evidence is None:
+                continue
+            loaded = ctx.source(key)
+            if isinstance(loaded, SourceError):
+                continue
+            finding = check_locator(cid, locator, loaded.source, found.evidence)
+            if finding is not None:
+                where = {"file": analysis.draft.path, "line": line, "column": col}
+                out.append(dataclasses.replace(finding, location=where))
+            break
+    return out

@@ -168,7 +168,7 @@ def find_attributions(analysis: Analysis, numbering: Mapping[str, str] | None = 
             j += 1
         if not inside or any(s.start <= q < s.end for q in quote_starts):
             continue
-        statement = analysis.sentence_text(s)
+        statement = analysis.statement_text(s)
         if is_excluded(statement):
             continue
         pieces: list[str] = []

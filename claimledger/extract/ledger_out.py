@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 
 from claimledger._version import __version__
+from claimledger.extract.attributions import find_attributions, locator_of, numbering_of
 from claimledger.extract.marks import Analysis
 
 PLACEHOLDER = "TODO"
@@ -67,9 +68,11 @@ def render_ledger(analysis: Analysis, sources: dict[str, str], datasets: dict[st
             f"    statement: {_q(analysis.statement_text(t.sentence))}",
             f"    location: {_loc(analysis, t.start)}",
         ]
+        locator = locator_of(analysis.draft.prose[t.citation.start : t.citation.end]) if t.citation else None
+        if locator:
+            claims.append(f"    locator: {_q(locator)}")
         if len(t.keys) > 1:
             claims.append(f"    # also cited with: {', '.join(t.keys[1:])}")
-    from claimledger.extract.attributions import find_attributions, numbering_of
 
     attributed_lines: set[int] = set()
     for n_attr, a in enumerate(find_attributions(analysis, numbering_of(sources)), 1):
