@@ -166,6 +166,11 @@ def render(
             f"| {names[lang]} | {s.caught}/{s.unsupported} ({100 * s.recall:.1f}%) | "
             f"{s.false_alarms}/{s.supported} ({100 * s.false_alarm_rate:.1f}%) | {caught} / {false} |"
         )
+    lines += ["", "Names are Latin capitalised words (not sentence-initial, not titles or demonyms), katakana words",
+              "marked as names (スミス氏, ジョン・スミス) and kanji names marked by ら/氏/（2019）; a bare loanword",
+              "is vocabulary. The Japanese pairs (JNLI, JaNLI: captions and template sentences; JHARS: RAG",
+              "answers) differ from their sources in meaning, rarely in a printed figure or a marked name, so",
+              "the deterministic step catches almost none of them: their meaning is for the judge."]  # fmt: skip
     lines += ["", "Reproduce: `make eval` (or `python -m claimledger.eval.attribution_bench "
               f"--rows {rows} --seed {seed}`).", ""]  # fmt: skip
     anchors = "; ".join(f"{n} {v:.1f}" for n, v in ANCHORS)
