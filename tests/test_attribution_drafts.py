@@ -177,3 +177,14 @@ def test_the_audit_leaves_cited_figures_to_the_attribution_check(tmp_path: Path)
     assert (5, "unlisted_citation") in got and (5, "unlisted_number") in got
     assert not [g for g in got if g[0] == 1 and g[1].startswith("unlisted")]
     assert not [f for f in report.findings if f.reason is Reason.ATTRIBUTION_NUMBER_ABSENT]
+
+
+def test_the_demo_example_shows_what_make_demo_promises() -> None:
+    root = Path(__file__).parent.parent / "examples" / "attribution"
+    report = gate(root / "ledger.yaml", draft=root / "review.md")
+    got = {((f.location or {}).get("line"), f.reason.value) for f in report.findings}
+    assert (4, "attribution_number_absent") in got and (5, "attribution_name_absent") in got
+    assert {(n, "attribution_meaning_unchecked") for n in (3, 4, 5, 6)} <= got
+    assert not [g for g in got if g[0] == 7]  # the opinion on line 7 is not a claim
+    assert not [g for g in got if g[0] in (3, 6) and g[1] != "attribution_meaning_unchecked"]
+    assert report.outcome.value == "FAIL"
