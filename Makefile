@@ -41,13 +41,13 @@ demo: $(STAMP)
 HYPOTHESIS_PROFILE ?= ci
 test: $(STAMP)
 	scripts/install-test-deps.sh
-	$(BIN)/ruff check claimledger tests
+	$(BIN)/ruff check claimledger evaluation tests
 	$(BIN)/mypy
 	HYPOTHESIS_PROFILE=$(HYPOTHESIS_PROFILE) $(BIN)/python -m pytest -q
 
 lint: $(STAMP)
-	$(BIN)/ruff check claimledger tests
-	$(BIN)/ruff format --check claimledger tests
+	$(BIN)/ruff check claimledger evaluation tests
+	$(BIN)/ruff format --check claimledger evaluation tests
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -62,11 +62,11 @@ bench: $(STAMP)
 	$(BIN)/python scripts/bench_batch.py $(BENCH_BATCH_ARGS)
 
 ## eval: accuracy of every check (mutation benchmark + labelled slices in ../shared/bench; about a minute);
-## writes docs/accuracy.md and claimledger/eval/operating_points.json. The judge runs only when
+## writes docs/accuracy.md and claimledger/operating_points.json. The judge runs only when
 ## CLAIMLEDGER_JUDGE and CLAIMLEDGER_JUDGE_MODEL (and CLAIMLEDGER_JUDGE_URL) are set.
 eval: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[dev,eval]"
-	$(BIN)/python -m claimledger.eval.run $(EVAL_ARGS)
+	$(BIN)/python -m evaluation.run $(EVAL_ARGS)
 
 ## fuzz: coverage-guided fuzzing (atheris) of the ledger, source and draft loaders for FUZZ_SECONDS each;
 ## fails on the first crash and keeps the input in .fuzz/<target>-crash-*

@@ -63,7 +63,7 @@ def _check_claim(claim: Claim, ctx: RunContext) -> list[Finding]:
         from claimledger.checks.dataset import check_dataset
 
         return check_dataset(claim, ctx)
-    from claimledger.checks.overclaim.negative import negative_claim_findings
+    from claimledger.checks.negative import negative_claim_findings
 
     return negative_claim_findings(claim.id, claim.statement, claim.search)
 
@@ -99,7 +99,7 @@ def _judge_step(
     claims: list[Claim], ctx: RunContext, judge: Judge, cache: str | Path | None, draft: str | Path | None,
     findings: list[Finding], questions: str = "template",
 ) -> object:  # fmt: skip
-    from claimledger.checks.semantic import semantic_findings
+    from claimledger.checks.judged import semantic_findings
 
     draft_text = Path(draft).read_text("utf-8", errors="replace") if draft is not None else None
     added, meta = semantic_findings(claims, ctx, judge, cache_path=cache, draft=draft_text, questions=questions)

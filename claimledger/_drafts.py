@@ -14,10 +14,10 @@ from typing import Any
 
 from claimledger._config import GateConfig
 from claimledger._exceptions import InputError
-from claimledger.checks.audit import Auditor, compile_allow
 from claimledger.checks.context import RunContext
 from claimledger.checks.marks import DraftChecker, Verdict, mark_not_verified
 from claimledger.checks.quote import quote_key
+from claimledger.checks.unlisted import Auditor, compile_allow
 from claimledger.extract.draft import Draft, parse_draft, read_draft
 from claimledger.extract.ledger_out import render_ledger
 from claimledger.extract.marks import Analysis

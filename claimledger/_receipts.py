@@ -13,7 +13,7 @@ from claimledger.extract.draft import detect_format
 from claimledger.load.ledger import load_ledger
 from claimledger.load.sources import resolve_origin
 from claimledger.model.finding import Finding
-from claimledger.receipt import (
+from claimledger.receipts import (
     ReceiptCheck,
     build_receipt,
     compare_hashes,

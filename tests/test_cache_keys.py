@@ -18,8 +18,8 @@ import pytest
 
 from claimledger import GateConfig
 from claimledger._exceptions import SourceError
-from claimledger.index import _cache_paths, index_key, index_source
 from claimledger.load.fetch import UrlCache, fetch_url
+from claimledger.load.index import _cache_paths, index_key, index_source
 from tests.localserver import Route, serve
 from tests.surface_data import http_server
 

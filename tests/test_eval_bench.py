@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from claimledger.eval import mutations as mut
-from claimledger.eval.corpus import Document
-from claimledger.eval.numbers_bench import Table, build_number_bench, numeric_columns
-from claimledger.eval.passages import loose
-from claimledger.eval.quote_bench import QuoteBench, build_quote_bench
-from claimledger.eval.runner import run_number_bench, run_quote_bench
-from claimledger.eval.scoring import tally
+from evaluation import mutations as mut
+from evaluation.corpus import Document
+from evaluation.numbers_bench import Table, build_number_bench, numeric_columns
+from evaluation.passages import loose
+from evaluation.quote_bench import QuoteBench, build_quote_bench
+from evaluation.runner import run_number_bench, run_quote_bench
+from evaluation.scoring import tally
 
 EN_A = """Field notes from the harbour survey
 The final inspection of the northern breakwater found about 1274 damaged concrete blocks along the outer wall

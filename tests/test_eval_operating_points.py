@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from claimledger import gate
-from claimledger.eval import BENCHMARK_VERSION
-from claimledger.eval.operating_points import cite, load_operating_points
 from claimledger.model.claim import Ledger, QuoteClaim
+from claimledger.operating_points import cite, load_operating_points
 from claimledger.output.markdown import render_markdown
+from evaluation import BENCHMARK_VERSION
 
 
 def test_the_committed_file_loads_and_has_every_deterministic_check() -> None:

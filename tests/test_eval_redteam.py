@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from claimledger.eval import redteam
+from evaluation import redteam
 
 
 def test_at_least_sixty_drafts_in_both_languages_with_every_kind_labelled() -> None:

@@ -134,9 +134,9 @@ FAULTS = [
     Fault("claimledger.load.sources:html_extract", "raise", raising(RecursionError("too deep"))),
     Fault("claimledger.load.sources:html_extract", "garbage-hidden-only", returning(("", "Errors fell in 2-3 weeks"))),
     Fault("claimledger.load.sources:decode_text", "raise", raising(UnicodeDecodeError("utf-8", b"x", 0, 1, "bad"))),
-    Fault("claimledger.index:read_bytes", "raise", raising(PermissionError(13, "Permission denied"))),
-    Fault("claimledger.index:read_bytes", "garbage-empty", returning((b"", ""))),
-    Fault("claimledger.index:read_bytes", "garbage-binary", returning((bytes(range(256)) * 64, "image/png"))),
+    Fault("claimledger.load.index:read_bytes", "raise", raising(PermissionError(13, "Permission denied"))),
+    Fault("claimledger.load.index:read_bytes", "garbage-empty", returning((b"", ""))),
+    Fault("claimledger.load.index:read_bytes", "garbage-binary", returning((bytes(range(256)) * 64, "image/png"))),
     # datasets
     Fault("claimledger.load.data:DataStore.scalar", "raise", raising(RuntimeError("duckdb segfault"))),
     Fault("claimledger.load.data:DataStore.scalar", "timeout",
@@ -158,7 +158,7 @@ FAULTS = [
     Fault("claimledger.checks.context:scan_quotes", "garbage-empty", returning({})),
     Fault("claimledger.checks.context:scan_quotes", "garbage-type", returning(None)),
     Fault("claimledger.checks.quote:normalize_quote", "raise", raising(RuntimeError("normalizer crashed"))),
-    Fault("claimledger.index:normalize", "raise", raising(RuntimeError("normalizer crashed"))),
+    Fault("claimledger.load.index:normalize", "raise", raising(RuntimeError("normalizer crashed"))),
 ]
 
 
@@ -298,7 +298,7 @@ def test_the_url_cache_is_never_half_written(tmp_path: Path, monkeypatch: pytest
 
 
 def test_the_index_cache_is_never_half_written(ledger: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import claimledger.index as index_module
+    import claimledger.load.index as index_module
 
     def torn(*args: Any, **kwargs: Any) -> None:
         raise OSError(28, "No space left on device")

@@ -98,7 +98,7 @@ def test_a_crashing_draft_check_or_judge_fails_closed(
     import pytest
 
     import claimledger._drafts
-    import claimledger.checks.semantic
+    import claimledger.checks.judged
 
     mp: pytest.MonkeyPatch = monkeypatch  # type: ignore[assignment]
     claims = (
@@ -120,7 +120,7 @@ def test_a_crashing_draft_check_or_judge_fails_closed(
     assert any(f.claim_id == "E2" and f.status is Status.VERIFIED for f in report.findings)
 
     mp.undo()
-    mp.setattr(claimledger.checks.semantic, "semantic_findings", boom)
+    mp.setattr(claimledger.checks.judged, "semantic_findings", boom)
     from claimledger.judge import make_judge
 
     judge = make_judge("openai", "m", "http://127.0.0.1:9/v1")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from claimledger import GateConfig
 from claimledger.checks.quote_scan import nearest_passages, scan_quotes
-from claimledger.index import _cache_paths, index_key, index_source
+from claimledger.load.index import _cache_paths, index_key, index_source
 from claimledger.normalize import normalize_quote
 
 FIX = Path(__file__).parent / "fixtures"

@@ -14,11 +14,11 @@ import pytest
 
 from claimledger._config import GateConfig
 from claimledger.checks.context import RunContext
+from claimledger.checks.judged import semantic_findings
 from claimledger.checks.quote import check_quote_text
-from claimledger.checks.semantic import semantic_findings
 from claimledger.judge import Judge, JudgeRequest, make_judge
 from claimledger.judge._http import RetryPolicy
-from claimledger.judge.audit import audit_requests
+from claimledger.judge.independence import audit_requests
 from claimledger.judge.prompt import SYSTEM_PROMPT
 from claimledger.load.ledger import parse_ledger
 from claimledger.model.claim import QuoteClaim

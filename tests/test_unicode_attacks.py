@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from claimledger import GateConfig, Reason, Status, gate
 from claimledger.checks.quote import find_exact, strip_outer_quotes
-from claimledger.index import IndexedSource
+from claimledger.load.index import IndexedSource
 from claimledger.model.source import Source
 from claimledger.normalize import INVISIBLE, normalize, normalize_quote
 

@@ -18,9 +18,9 @@ import pytest
 
 from claimledger import GateConfig
 from claimledger._exceptions import SourceError
-from claimledger.index import index_source
 from claimledger.load import fetch
 from claimledger.load.fetch import Fetched, UrlCache, atomic_write, check_host, fetch_url, is_public
+from claimledger.load.index import index_source
 from tests.localserver import Route, Server, serve
 
 SECRET = b"internal admin page: never fetched"

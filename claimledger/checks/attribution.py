@@ -15,7 +15,7 @@ deterministic checks (always run, within the cited source only):
 
 A miss is HIGH, with the passage of the source nearest to the attributed text.
 Whether the source *means* what the draft says is for a judge
-(:mod:`claimledger.checks.semantic`); without one :func:`meaning_unchecked`
+(:mod:`claimledger.checks.judged`); without one :func:`meaning_unchecked`
 gives the MED finding that keeps the outcome from ever being PASS.
 """
 
@@ -166,7 +166,7 @@ def _name_in(name: str, ix: IndexedSource, record: str) -> bool:
 def _number_findings(
     claim: AttributionClaim, index: SourceIndex, numbers: list[NumberMention], nearest: Evidence | None
 ) -> tuple[list[Finding], list[list[Evidence]]]:
-    from claimledger.checks.overclaim.numbers import number_hits
+    from claimledger.checks.overclaim.figures import number_hits
 
     findings: list[Finding] = []
     places: list[list[Evidence]] = []

@@ -10,8 +10,8 @@ from pathlib import Path
 from claimledger._config import GateConfig
 from claimledger._exceptions import SourceError
 from claimledger.checks.quote_scan import Key, QuoteResult, scan_quotes
-from claimledger.index import IndexedSource, index_source
 from claimledger.load.data import DataStore
+from claimledger.load.index import IndexedSource, index_source
 from claimledger.load.sources import resolve_origin
 from claimledger.model.claim import Ledger
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from claimledger.index import IndexedSource
+from claimledger.load.index import IndexedSource
 from claimledger.model.finding import Evidence
 
 MAX_GAP = 400  # normalized characters one omission may stand for

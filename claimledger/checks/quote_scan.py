@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import ahocorasick
 
 from claimledger._exceptions import SourceError
-from claimledger.index import IndexedSource
+from claimledger.load.index import IndexedSource
 from claimledger.model.finding import Evidence
 from claimledger.normalize import Normalized, has_break_hyphens, is_cjk, normalize
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from claimledger.index import IndexedSource
+from claimledger.load.index import IndexedSource
 from claimledger.load.textmap import Segments
 from claimledger.model.finding import Evidence
 from claimledger.normalize import Normalized, normalize

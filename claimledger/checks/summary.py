@@ -20,7 +20,7 @@ from claimledger._exceptions import InputError
 from claimledger.checks.context import RunContext
 from claimledger.extract.draft import Draft
 from claimledger.extract.sentences import split_sentences
-from claimledger.index import IndexedSource
+from claimledger.load.index import IndexedSource
 from claimledger.model.claim import Ledger
 from claimledger.model.finding import Finding
 from claimledger.model.source import Source
@@ -79,7 +79,7 @@ def summary_findings(
     cache_path: Any = None,
 ) -> tuple[list[Finding], dict[str, Any]]:
     """Judge every sentence of ``section`` against the body and the ledger's statements."""
-    from claimledger.checks.semantic import semantic_findings
+    from claimledger.checks.judged import semantic_findings
 
     sentences, body, section_text = summary_sentences(draft, section)
     statements = [c.statement for c in ledger.claims if c.statement]

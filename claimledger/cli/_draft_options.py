@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from claimledger._drafts import parse_source_pairs
-from claimledger.checks.audit import read_allow_file
+from claimledger.checks.unlisted import read_allow_file
 from claimledger.extract.draft import FORMATS
 
 DRAFT_ARG = click.argument("draft", type=click.Path(path_type=Path, dir_okay=True))

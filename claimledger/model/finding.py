@@ -67,7 +67,7 @@ class Reason(StrEnum):
     JOB_INPUT_ERROR = "job_input_error"
     JOB_TIMEOUT = "job_timeout"
     JOB_WORKER_LOST = "job_worker_lost"
-    # semantic judge (claimledger.checks.semantic): a judge only ever adds findings
+    # semantic judge (claimledger.checks.judged): a judge only ever adds findings
     JUDGE_CONTRADICTED = "judge_contradicted"
     JUDGE_OVERCLAIM = "judge_overclaim"
     JUDGE_NOT_FOUND = "judge_not_found"

@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from claimledger.eval.operating_points import cite
 from claimledger.model.finding import Finding, Status, Tier
+from claimledger.operating_points import cite
 
 SCHEMA_VERSION = "1.0"
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from claimledger.eval.operating_points import summary_lines
 from claimledger.model.finding import Finding, Status, Tier
 from claimledger.model.report import Outcome, Report
 from claimledger.numbers import format_number
+from claimledger.operating_points import summary_lines
 
 _OUTCOME_TEXT = {
     Outcome.PASS: "PASS — every claim verified",

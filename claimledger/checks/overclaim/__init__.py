@@ -21,9 +21,7 @@ rules run on every quote claim that has a statement.
 
 from __future__ import annotations
 
-from claimledger.checks.overclaim._hit import CHECK, Hit, dedupe
-from claimledger.checks.overclaim.around import around_hits, locate
-from claimledger.checks.overclaim.negative import (
+from claimledger.checks.negative import (
     NegativeSpan,
     coverage,
     find_negative_claims,
@@ -31,9 +29,11 @@ from claimledger.checks.overclaim.negative import (
     negative_claim_findings,
     negative_claims_from_text,
 )
-from claimledger.checks.overclaim.numbers import number_hits, word_hedge_hits
+from claimledger.checks.overclaim._hit import CHECK, Hit, dedupe
+from claimledger.checks.overclaim.around import around_hits, locate
+from claimledger.checks.overclaim.figures import number_hits, word_hedge_hits
+from claimledger.checks.overclaim.modality import modality_hits, negation_hits, quantifier_hits
 from claimledger.checks.overclaim.scope import scope_hits
-from claimledger.checks.overclaim.semantic import modality_hits, negation_hits, quantifier_hits
 from claimledger.model.finding import Finding
 
 __all__ = [

@@ -19,6 +19,7 @@ from claimledger.checks.overclaim._text import (
     stems_in,
     words,
 )
+from claimledger.checks.overclaim.figures import Num, numbers_in, same_value
 from claimledger.checks.overclaim.lexicon import (
     CONTEXT_MODAL_AFTER_EN,
     CONTEXT_MODAL_AFTER_JA,
@@ -34,7 +35,6 @@ from claimledger.checks.overclaim.lexicon import (
     NUM_PREFIX,
     NUM_SUFFIX,
 )
-from claimledger.checks.overclaim.numbers import Num, numbers_in, same_value
 from claimledger.checks.overclaim.scope import (
     en_modifier_before,
     ja_mentions,

@@ -23,6 +23,7 @@ from claimledger.checks.overclaim._text import (
     stems_in,
     words,
 )
+from claimledger.checks.overclaim.figures import numbers_in
 from claimledger.checks.overclaim.lexicon import (
     EN_NP_BOUNDARY,
     JA_NON_RESTRICTIVE,
@@ -32,7 +33,6 @@ from claimledger.checks.overclaim.lexicon import (
     QUANT_JA,
     RESTRICTIVE_EN,
 )
-from claimledger.checks.overclaim.numbers import numbers_in
 from claimledger.model.finding import Reason
 
 # Hiragana after which a Japanese noun starts without a modifier of its own.

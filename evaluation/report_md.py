@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from claimledger.eval.scoring import Outcome, Tally, by_family, tally
+from evaluation.scoring import Outcome, Tally, by_family, tally
 
 MAX_LISTED = 40
 PER_FAMILY = 5

@@ -14,7 +14,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 
-from claimledger.eval.passages import EN_HEDGES, JA_HEDGES, JA_NUMERALS, TOKEN, is_ja_char
+from evaluation.passages import EN_HEDGES, JA_HEDGES, JA_NUMERALS, TOKEN, is_ja_char
 
 MUST_VERIFY = (
     "verbatim",

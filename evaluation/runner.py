@@ -7,12 +7,12 @@ from pathlib import Path
 
 from claimledger._api import gate
 from claimledger._config import GateConfig
-from claimledger.eval.numbers_bench import GROUP_SIZE as NUMBER_GROUP
-from claimledger.eval.numbers_bench import NumberBench, write_csv
-from claimledger.eval.quote_bench import QuoteBench, QuoteCase, write_sources
-from claimledger.eval.scoring import Outcome
 from claimledger.model.claim import Ledger, NumberClaim, QuoteClaim
 from claimledger.model.finding import Status
+from evaluation.numbers_bench import GROUP_SIZE as NUMBER_GROUP
+from evaluation.numbers_bench import NumberBench, write_csv
+from evaluation.quote_bench import QuoteBench, QuoteCase, write_sources
+from evaluation.scoring import Outcome
 
 Progress = Callable[[str], None]
 

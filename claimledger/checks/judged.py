@@ -29,9 +29,9 @@ from typing import Any, Protocol
 from claimledger._exceptions import SourceError
 from claimledger.checks.context import IndexedSource, RunContext
 from claimledger.checks.quote import find_exact, strip_outer_quotes
-from claimledger.judge.audit import audit_request, draft_sentences
 from claimledger.judge.cache import JudgeCache, key_fields
 from claimledger.judge.cove import language_of, verification_question
+from claimledger.judge.independence import audit_request, draft_sentences
 from claimledger.judge.injection import injection_spans
 from claimledger.judge.prompt import PROMPT_VERSION
 from claimledger.judge.retrieve import PassageRanker, SourceIndex, select_evidence

@@ -1,7 +1,7 @@
 """The measured operating points of each check, as reports cite them.
 
 ``operating_points.json`` (next to this module) is written by ``make eval``
-(:mod:`claimledger.eval.run`); this module only reads it. A report cites, for
+(:mod:`evaluation.run`); this module only reads it. A report cites, for
 each check that produced a finding, the benchmark version and the measured
 false-verify and miss rates per language.
 """
@@ -21,7 +21,7 @@ FILE = "operating_points.json"
 def load_operating_points() -> dict[str, Any] | None:
     """The committed operating points, or None when the file is missing or unreadable."""
     try:
-        text = resources.files("claimledger.eval").joinpath(FILE).read_text(encoding="utf-8")
+        text = resources.files("claimledger").joinpath(FILE).read_text(encoding="utf-8")
         data = json.loads(text)
     except (OSError, ValueError):
         return None

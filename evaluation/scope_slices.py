@@ -1,6 +1,6 @@
 """The scope rules on the labelled slices of ../shared/bench: how often do they flag real, supported claims?
 
-The red-team benchmark (:mod:`claimledger.eval.redteam`) is in-sample: its
+The red-team benchmark (:mod:`evaluation.redteam`) is in-sample: its
 sources and the rules were written together. This is the out-of-sample check
 of the rules' false alarms: every row of the slices, with the statement = each
 claim sentence and the evidence passage built around the best-matching source
@@ -19,13 +19,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from claimledger.checks.scope import QuestionScope, build_passage, scope_issues
-from claimledger.eval.scoring import Outcome
+from evaluation.scoring import Outcome
 
 SCOPE_SETS = ("summedits", "wice", "tabfact", "jnli", "janli", "jhars")
 
 
 def run_scope(bench: Path, progress: Callable[[str], None] | None = None) -> list[Outcome]:
-    from claimledger.eval.slices import overclaim_script
+    from evaluation.slices import overclaim_script
 
     script = overclaim_script()
     outcomes: list[Outcome] = []

@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
-from claimledger.eval.corpus import read_rows
-from claimledger.eval.mutations import digits_swapped
+from evaluation.corpus import read_rows
+from evaluation.mutations import digits_swapped
 
 GROUP_SIZE = 40
 _NUMBER = re.compile(r"^-?\d+(?:\.\d+)?$")

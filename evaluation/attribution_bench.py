@@ -13,7 +13,7 @@ attribution claim; "verified" (``attribution_supported``, no HIGH or MED) is the
 prediction "supported", and balanced accuracy is reported beside the published
 anchors on LLM-AggreFact (MiniCheck-FT5 75.0, Bespoke-MiniCheck-7B 77.4).
 
-Run alone: ``python -m claimledger.eval.attribution_bench [--rows 60]``.
+Run alone: ``python -m evaluation.attribution_bench [--rows 60]``.
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ def deterministic(pairs: list[Pair]) -> dict[str, Score]:
     from claimledger._config import GateConfig
     from claimledger.checks.attribution import attribution_findings
     from claimledger.checks.context import RunContext
-    from claimledger.index import IndexedSource
+    from claimledger.load.index import IndexedSource
     from claimledger.model.claim import AttributionClaim, Ledger
     from claimledger.model.source import Source
     from claimledger.normalize import normalize
@@ -171,7 +171,7 @@ def render(
               "is vocabulary. The Japanese pairs (JNLI, JaNLI: captions and template sentences; JHARS: RAG",
               "answers) differ from their sources in meaning, rarely in a printed figure or a marked name, so",
               "the deterministic step catches almost none of them: their meaning is for the judge."]  # fmt: skip
-    lines += ["", "Reproduce: `make eval` (or `python -m claimledger.eval.attribution_bench "
+    lines += ["", "Reproduce: `make eval` (or `python -m evaluation.attribution_bench "
               f"--rows {rows} --seed {seed}`).", ""]  # fmt: skip
     anchors = "; ".join(f"{n} {v:.1f}" for n, v in ANCHORS)
     if judged:
@@ -194,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     scores = deterministic(pairs)
     judged = None
     note = "not run (no judge configured: set CLAIMLEDGER_JUDGE and CLAIMLEDGER_JUDGE_MODEL)"
-    from claimledger.eval.slices import judge_settings
+    from evaluation.slices import judge_settings
 
     settings = judge_settings()
     if settings is not None:

@@ -17,9 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from claimledger.eval import mutations as mut
-from claimledger.eval.corpus import Document
-from claimledger.eval.passages import Passage, loose, sample_passages
+from evaluation import mutations as mut
+from evaluation.corpus import Document
+from evaluation.passages import Passage, loose, sample_passages
 
 GROUP_SIZE = 6
 GENERAL_PASSAGES = 2
@@ -142,7 +142,7 @@ def _adder(bench: QuoteBench, doc: Document, prefix: str) -> Callable[..., None]
 
 def write_sources(bench: QuoteBench, group: list[str], folder: Path) -> dict[str, str]:
     """Write a group's documents, derived texts and PDFs; return the ledger's ``sources:``."""
-    from claimledger.eval.pdf_render import render_pdf
+    from evaluation.pdf_render import render_pdf
 
     folder.mkdir(parents=True, exist_ok=True)
     docs = {d.doc_id: d for d in bench.documents}

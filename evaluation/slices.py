@@ -25,9 +25,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from claimledger.eval.scoring import Outcome
+from evaluation.scoring import Outcome
 
-ROOT = Path(__file__).resolve().parent.parent.parent
+ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "eval_overclaim.py"
 OVERCLAIM_SETS = ("summedits", "wice", "tabfact", "jnli", "janli", "jhars")
 JUDGE_SETS = ("summedits", "wice", "jnli", "janli", "jhars")
@@ -80,10 +80,10 @@ def run_judge(
 ) -> list[Outcome]:
     """Judge ``per_set`` rows of each judge-capable slice (seeded sample, sorted by id)."""
     from claimledger.checks.context import RunContext
-    from claimledger.checks.semantic import semantic_findings
-    from claimledger.eval.runner import config_for
+    from claimledger.checks.judged import semantic_findings
     from claimledger.model.claim import Ledger, QuoteClaim
     from claimledger.model.finding import Status
+    from evaluation.runner import config_for
 
     script = overclaim_script()
     outcomes: list[Outcome] = []
