@@ -14,21 +14,34 @@ from typing import Any
 
 from claimledger._config import GateConfig
 from claimledger._exceptions import InputError
-from claimledger.checks.context import RunContext
-from claimledger.checks.marks import DraftChecker, Verdict, mark_not_verified
-from claimledger.checks.quote import quote_key
+from claimledger.checks.marks import Verdict, mark_not_verified
 from claimledger.checks.unlisted import Auditor, compile_allow
 from claimledger.extract.draft import Draft, parse_draft, read_draft
 from claimledger.extract.ledger_out import render_ledger
 from claimledger.extract.marks import Analysis
-from claimledger.load.ledger import load_ledger
-from claimledger.metrics import load_metrics_file
 from claimledger.model.claim import Ledger
 from claimledger.model.finding import Finding, Reason
 from claimledger.model.report import Outcome, Report
 from claimledger.reconcile import assign_tier, outcome_of
+from claimledger.run import DraftRun, LedgerArg, draft_facts, read_ledger
 
-LedgerArg = str | Path | Ledger | None
+__all__ = [
+    "DraftRun",
+    "LintProblem",
+    "LintResult",
+    "MarkResult",
+    "apply_marks",
+    "audit",
+    "audit_findings",
+    "draft_findings",
+    "drafted_ledger",
+    "extract_ledger",
+    "lint",
+    "lint_problems",
+    "mark",
+    "parse_source_pairs",
+    "program_marks",
+]
 
 
 def parse_source_pairs(pairs: Iterable[str]) -> dict[str, str]:
@@ -41,64 +54,6 @@ def parse_source_pairs(pairs: Iterable[str]) -> dict[str, str]:
         path = path.strip()
         out[key.strip()] = path if path.lower().startswith(("http://", "https://")) else str(Path(path).resolve())
     return out
-
-
-def _load(ledger: LedgerArg, sources: Mapping[str, str] | None) -> tuple[Ledger, Path, str | None]:
-    """The ledger (or an empty one) with ``sources`` merged in, its folder and its path."""
-    if ledger is None:
-        parsed, folder, path = Ledger(version=1), Path.cwd(), None
-    elif isinstance(ledger, Ledger):
-        parsed, folder, path = ledger, Path.cwd(), ledger._path
-    else:
-        parsed, folder, path = load_ledger(ledger), Path(ledger).resolve().parent, str(ledger)
-    if sources:
-        merged = {**parsed.sources, **{k: str(v) for k, v in sources.items()}}
-        copy = parsed.model_copy(update={"sources": merged})
-        copy._path, copy._sha256 = parsed._path, parsed._sha256
-        parsed = copy
-    return parsed, folder, path
-
-
-def _draft(draft: str | Path | Draft, fmt: str | None) -> Draft:
-    return draft if isinstance(draft, Draft) else read_draft(draft, fmt)
-
-
-@dataclass
-class DraftRun:
-    """A draft, its analysis and a run context: what mark, lint and check share."""
-
-    draft: Draft
-    ledger: Ledger
-    ledger_path: str | None
-    ctx: RunContext
-    analysis: Analysis
-    checker: DraftChecker
-
-    @classmethod
-    def open(
-        cls,
-        draft: str | Path | Draft,
-        ledger: LedgerArg = None,
-        sources: Mapping[str, str] | None = None,
-        config: GateConfig | None = None,
-        fmt: str | None = None,
-    ) -> DraftRun:
-        config = config or GateConfig()
-        for path in config.metrics_files:
-            load_metrics_file(path)
-        parsed, folder, ledger_path = _load(ledger, sources)
-        d = _draft(draft, fmt)
-        ctx = RunContext.create(parsed, folder, config)
-        analysis = Analysis(d, known_keys=set(parsed.sources), min_chars=config.min_quote_chars)
-        return cls(d, parsed, ledger_path, ctx, analysis, DraftChecker(analysis, ctx))
-
-    def verdicts(self) -> list[Verdict]:
-        keys = [quote_key(k, t.text) for t in self.analysis.targets if t.kind == "quote" for k in t.keys]
-        self.ctx.prefetch_quotes(keys)
-        return self.checker.verdicts()
-
-    def close(self) -> None:
-        self.ctx.close()
 
 
 def apply_marks(draft: Draft, verdicts: Sequence[Verdict]) -> str:
@@ -149,11 +104,9 @@ class MarkResult:
 
 
 def _report(findings: list[Finding], claims: int, run: DraftRun) -> Report:
-    from claimledger._api import _draft_facts, _reproducibility
-
-    repro = _reproducibility(run.ledger, run.ctx, run.ctx.config, None, "not run (marks are literal)")
-    repro["draft"] = {**(_draft_facts(run.draft.path) or {}), "format": run.draft.fmt}
-    return Report(outcome_of(findings), findings, claims, run.ctx.config.fail_closed, repro)
+    facts = {**(draft_facts(run.draft.path) or {}), "format": run.draft.fmt}
+    repro = run.run.reproducibility(facts, semantic_check="not run (marks are literal)")
+    return Report(outcome_of(findings), findings, claims, run.ctx.config.fail_closed, repro.to_dict())
 
 
 def mark(
@@ -300,8 +253,8 @@ def extract_ledger(
     fmt: str | None = None,
 ) -> str:
     """The YAML ledger implied by a draft's quotations, citations and figures."""
-    parsed, _folder, _path = _load(ledger, None)
-    d = _draft(draft, fmt)
+    parsed, _folder, _path = read_ledger(ledger)
+    d = draft if isinstance(draft, Draft) else read_draft(draft, fmt)
     analysis = Analysis(d, known_keys=set(parsed.sources) | set(sources or {}), min_chars=min_quote_chars)
     merged = {**parsed.sources, **dict(sources or {})}
     return render_ledger(analysis, merged, dict(parsed.datasets))

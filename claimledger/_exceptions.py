@@ -1,19 +1,66 @@
-"""Exceptions raised by claimledger.
+"""Exceptions raised by claimledger: one rooted tree.
 
-The tree:
+Every exception the package raises on purpose derives from ``ClaimledgerError``
+(``tests/test_exceptions.py`` walks the package and fails on any other). The
+tree, with the module that defines each class when it is not this one:
 
 * ``ClaimledgerError`` - base of everything the package raises on purpose.
-    * ``InputError`` - a file given by the user cannot be used (exit code 2).
+    * ``InputError`` - a file, option or request given by the user cannot be
+      used (the CLI exits 2).
         * ``LedgerError`` - the ledger is malformed; carries file, line and field.
+        * ``ConfigError`` - a setting cannot be used.
+            * ``JudgeConfigError`` (:mod:`claimledger.judge.types`) - a judge
+              cannot be built (unknown kind, missing key, model or extra).
+            * ``PluginError`` - a plugin failed to load or registered something
+              the registry refuses (a claim kind, reason code or check twice, a
+              check for an unknown kind).
+        * ``MissingExtraError`` - an optional extra is not installed; also an
+          :class:`ImportError`, its message is the ``pip install`` hint.
+        * ``ServeError`` (:mod:`claimledger.server._core`) - a request the
+          servers refuse: ``BadRequest``, ``PathNotFound``, ``PathOutsideRoot``,
+          ``UrlRefused``, and the HTTP server's own ``HttpError``
+          (:mod:`claimledger.server.http`).
     * ``SourceError`` - a source could not be loaded; turned into a finding,
       never raised past :func:`claimledger.gate`.
+    * ``FileChanged`` (:mod:`claimledger.load.fetch`) - a file changed while
+      claimledger was replacing it (``mark --in-place``); also an :class:`OSError`.
+    * ``RootError`` (:mod:`claimledger.server._rootfs`) - a path the servers'
+      root refuses (outside, missing, not a file); also an :class:`OSError`,
+      turned into a ``ServeError``.
+    * ``PoolError`` (:mod:`claimledger.server._pool`) - the HTTP server's worker
+      pool could not run a check: ``Busy`` (503), ``TimedOut`` (504),
+      ``WorkerDied`` (500).
+    * ``QueryError`` (:mod:`claimledger.load.data`) - a dataset query failed;
+      turned into a finding.
+    * ``BackendError`` - an optional backend failed; turned into a MED finding.
+        * ``JudgeError`` (:mod:`claimledger.judge.types`) - a judge gave no
+          usable answer (timeout, HTTP error, refusal, malformed output).
+        * ``ServiceError`` (:mod:`claimledger.refs.client`) - a reference
+          service (Crossref, DataCite, arXiv, OpenAlex) could not answer.
+
+One exception stays outside on purpose and never leaves its module:
+``HTMLUnreadable`` (:mod:`claimledger.load.html`, which imports nothing from the
+package so the extractor child starts fast) is turned into a ``SourceError``
+by every caller.
+
+Each class carries what a caller needs to act: ``LedgerError`` its file, line
+and field; ``SourceError`` and ``QueryError`` a reason code; ``JudgeError`` the
+failure kind and the attempts made.
 """
 
 from __future__ import annotations
 
 
 class ClaimledgerError(Exception):
-    """Base class of every error claimledger raises on purpose."""
+    """Base class of every error claimledger raises on purpose.
+
+    Catch it to handle anything the package reports::
+
+        try:
+            report = claimledger.gate("ledger.yaml")
+        except claimledger.ClaimledgerError as exc:
+            print(f"cannot check: {exc}")
+    """
 
 
 class InputError(ClaimledgerError):
@@ -36,6 +83,14 @@ class LedgerError(InputError):
         super().__init__(f"{where}: {what}{message}")
 
 
+class ConfigError(InputError):
+    """A setting (option, environment variable, configuration value) cannot be used."""
+
+
+class MissingExtraError(InputError, ImportError):
+    """An optional extra is not installed; the message says which ``pip install`` adds it."""
+
+
 class SourceError(ClaimledgerError):
     """A source could not be loaded. ``reason`` is a :class:`Reason` code value."""
 
@@ -43,3 +98,11 @@ class SourceError(ClaimledgerError):
         self.reason = reason
         self.message = message
         super().__init__(message)
+
+
+class BackendError(ClaimledgerError):
+    """An optional backend (a judge model, an encoder) failed. Never a pass: a MED finding."""
+
+
+class PluginError(ConfigError):
+    """A plugin failed to load, or registered something the registry refuses (a duplicate, an unknown kind)."""

@@ -1,4 +1,7 @@
-"""Stage 4: tiers and outcome, exactly as in seed 003.
+"""Stage 4: tiers and outcome, exactly as in seed 003. The one place tiers are assigned.
+
+Each reason's default tier and whether it is explainable come from the reason
+table (:mod:`claimledger.model.reasons`); this module applies them:
 
 * HIGH: fabricated or missing source, quote absent or misattributed, number out
   of tolerance, unknown metric, non-finite result ... (fail closed).
@@ -19,111 +22,6 @@ import re
 
 from claimledger.model.finding import Finding, Reason, Status, Tier
 from claimledger.model.report import Outcome
-
-REASON_TIER: dict[Reason, Tier | None] = {
-    Reason.QUOTE_FOUND: None,
-    Reason.NUMBER_MATCH: None,
-    Reason.QUOTE_ABSENT: Tier.HIGH,
-    Reason.QUOTE_NEAR_MISS: Tier.HIGH,
-    Reason.QUOTE_MISATTRIBUTED: Tier.HIGH,
-    Reason.QUOTE_TOO_SHORT: Tier.HIGH,
-    Reason.QUOTE_ONLY_IN_HIDDEN_TEXT: Tier.HIGH,
-    Reason.SOURCE_UNDECLARED: Tier.HIGH,
-    Reason.SOURCE_FILE_MISSING: Tier.HIGH,
-    Reason.SOURCE_UNREADABLE: Tier.HIGH,
-    Reason.SOURCE_NO_TEXT: Tier.HIGH,
-    Reason.SOURCE_TOO_LARGE: Tier.HIGH,
-    Reason.SOURCE_NOT_FOUND: Tier.HIGH,
-    Reason.SOURCE_URL_REFUSED: Tier.HIGH,
-    Reason.SOURCE_BAD_CONTENT_TYPE: Tier.HIGH,
-    Reason.SOURCE_EXTRACTION_TIMEOUT: Tier.HIGH,
-    Reason.SOURCE_TIMEOUT: Tier.MED,
-    Reason.SOURCE_SERVER_ERROR: Tier.MED,
-    Reason.SOURCE_NETWORK_ERROR: Tier.MED,
-    Reason.SOURCE_FORBIDDEN: Tier.LOW,
-    Reason.NUMBER_MISMATCH: Tier.HIGH,
-    Reason.NUMBER_NOT_IN_QUOTE: Tier.HIGH,
-    Reason.UNIT_AMBIGUOUS: Tier.HIGH,
-    Reason.VALUE_UNPARSEABLE: Tier.HIGH,
-    Reason.METRIC_UNKNOWN: Tier.HIGH,
-    Reason.METRIC_ERROR: Tier.HIGH,
-    Reason.RESULT_NULL: Tier.HIGH,
-    Reason.RESULT_NON_FINITE: Tier.HIGH,
-    Reason.RESULT_NOT_SCALAR: Tier.HIGH,
-    Reason.DATASET_UNDECLARED: Tier.HIGH,
-    Reason.DATASET_FILE_MISSING: Tier.HIGH,
-    Reason.DATASET_UNREADABLE: Tier.HIGH,
-    Reason.CHECK_CRASHED: Tier.HIGH,
-    Reason.JOB_INPUT_ERROR: Tier.HIGH,
-    Reason.JOB_TIMEOUT: Tier.HIGH,
-    Reason.JOB_WORKER_LOST: Tier.HIGH,
-    Reason.JUDGE_CONTRADICTED: Tier.HIGH,
-    Reason.JUDGE_OVERCLAIM: Tier.HIGH,
-    Reason.JUDGE_NOT_FOUND: Tier.HIGH,
-    Reason.JUDGE_FAILED: Tier.MED,
-    Reason.JUDGE_EVIDENCE_NOT_IN_SOURCE: Tier.MED,
-    Reason.JUDGE_INJECTION_SUSPECTED: Tier.MED,
-    Reason.JUDGE_DRAFT_LEAK: Tier.HIGH,
-    Reason.OVERCLAIM_NUMBER_CHANGED: Tier.HIGH,
-    Reason.OVERCLAIM_HEDGE_DROPPED: Tier.HIGH,
-    Reason.OVERCLAIM_MODALITY: Tier.HIGH,
-    Reason.OVERCLAIM_QUANTIFIER: Tier.HIGH,
-    Reason.OVERCLAIM_NEGATION: Tier.HIGH,
-    Reason.OVERCLAIM_SCOPE: Tier.HIGH,
-    Reason.OVERCLAIM_QUOTE_OMITS_HEDGE: Tier.HIGH,
-    Reason.SCOPE_MISMATCH: Tier.HIGH,
-    Reason.SCOPE_NOT_STATED: Tier.MED,
-    Reason.NEGATIVE_CLAIM_UNSUPPORTED: Tier.HIGH,
-    Reason.NEGATIVE_CLAIM_SEARCHED: Tier.LOW,
-    Reason.MARK_NOT_VERIFIED: Tier.HIGH,
-    Reason.MARK_MISSING: Tier.HIGH,
-    Reason.MARK_ORPHAN: Tier.HIGH,
-    Reason.QUOTE_UNCITED: Tier.HIGH,
-    Reason.NUMBER_UNBACKED: Tier.HIGH,
-    Reason.UNLISTED_NUMBER: Tier.HIGH,
-    Reason.UNLISTED_QUOTE: Tier.HIGH,
-    Reason.UNLISTED_CITATION: Tier.HIGH,
-    Reason.RECEIPT_MISMATCH: Tier.HIGH,
-    Reason.REFERENCE_VERIFIED: None,
-    Reason.REFERENCE_NOT_FOUND: Tier.HIGH,
-    Reason.REFERENCE_MISMATCH: Tier.HIGH,
-    Reason.DOI_RESOLVES_ELSEWHERE: Tier.HIGH,
-    Reason.REFERENCE_RETRACTED: Tier.HIGH,
-    Reason.REFERENCE_CORRECTED: Tier.LOW,
-    Reason.REFERENCE_PARTLY_CONFIRMED: Tier.LOW,
-    Reason.REFERENCE_SERVICE_ERROR: Tier.MED,
-    Reason.REFERENCE_NOT_CHECKED: Tier.LOW,
-    Reason.ATTRIBUTION_SUPPORTED: None,
-    Reason.ATTRIBUTION_NUMBER_ABSENT: Tier.HIGH,
-    Reason.ATTRIBUTION_NAME_ABSENT: Tier.HIGH,
-    Reason.ATTRIBUTION_MEANING_UNCHECKED: Tier.MED,
-    Reason.LOCATOR_WRONG: Tier.HIGH,
-    Reason.LOCATOR_UNCHECKED: Tier.MED,
-    Reason.DATASET_FACT_CONFIRMED: None,
-    Reason.DATASET_FIELD_ABSENT: Tier.HIGH,
-    Reason.DATASET_ROWS_MISMATCH: Tier.HIGH,
-    Reason.DATASET_FIELD_HAS_NULLS: Tier.HIGH,
-}
-
-# Only these discrepancies can be explained by an author_alternative.
-EXPLAINABLE: frozenset[Reason] = frozenset(
-    {
-        Reason.NUMBER_MISMATCH,
-        Reason.NUMBER_NOT_IN_QUOTE,
-        # overclaims: a concrete alternative (another edition, a named wider source) can explain them
-        Reason.OVERCLAIM_NUMBER_CHANGED,
-        Reason.OVERCLAIM_HEDGE_DROPPED,
-        Reason.OVERCLAIM_MODALITY,
-        Reason.OVERCLAIM_QUANTIFIER,
-        Reason.OVERCLAIM_NEGATION,
-        Reason.OVERCLAIM_SCOPE,
-        Reason.OVERCLAIM_QUOTE_OMITS_HEDGE,
-        # a named proxy ("no figure for individual developers exists; employees' figure used") can explain it
-        Reason.SCOPE_MISMATCH,
-        # a figure the cited source does not print, when the author names how it was derived
-        Reason.ATTRIBUTION_NUMBER_ABSENT,
-    }
-)
 
 _VAGUE = re.compile(
     r"^\s*(n/?a|none|tbd|todo|tbc|unknown|various|misc|other|see (above|below|notes?)|"
@@ -152,13 +50,13 @@ def assign_tier(
     ``also_explainable``: reasons explainable for this claim kind only (an attribution the
     judge finds contradicted may be EXPLAINED by a concrete alternative, seed 003).
     """
-    tier = REASON_TIER[finding.reason]
-    explainable = EXPLAINABLE | also_explainable
+    explainable = finding.reason.explainable or finding.reason in also_explainable
+    tier = finding.reason.tier
     if finding.status is Status.VERIFIED:
         return dataclasses.replace(finding, tier=None)
     if tier is None:  # a non-verified finding never goes untiered: fail closed
         tier = Tier.HIGH
-    if tier is Tier.HIGH and finding.reason in explainable and is_concrete_alternative(author_alternative):
+    if tier is Tier.HIGH and explainable and is_concrete_alternative(author_alternative):
         return dataclasses.replace(
             finding,
             tier=Tier.EXPLAINED,
@@ -166,7 +64,7 @@ def assign_tier(
             author_alternative=author_alternative,
             message=f"{finding.message}; explained by the author: {author_alternative}",
         )
-    if tier is Tier.HIGH and finding.reason in explainable and author_alternative is not None:
+    if tier is Tier.HIGH and explainable and author_alternative is not None:
         return dataclasses.replace(
             finding,
             tier=tier,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from claimledger.eval.attribution_bench import ANCHORS, Pair, deterministic, render, with_judge
 from claimledger.judge import make_judge
+from evaluation.attribution_bench import ANCHORS, Pair, deterministic, render, with_judge
 from tests.judge_fakes import chat_server, table_policy, verdict
 
 SRC_EN = "Output per hour fell by about 4% in the first six months. Jane Smith led the study."

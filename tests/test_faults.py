@@ -147,9 +147,9 @@ FAULTS = [
     Fault("claimledger.load.data:DataStore.scalar", "garbage-none", returning(None)),
     Fault("claimledger.load.data:DataStore.__init__", "raise", raising(RuntimeError("cannot open duckdb"))),
     # checks
-    Fault("claimledger._api:check_quote_text", "raise", raising(RuntimeError("check crashed"))),
-    Fault("claimledger._api:check_quote_text", "timeout", raising(TimeoutError("check took too long"))),
-    Fault("claimledger._api:check_number", "raise", raising(ZeroDivisionError("division by zero"))),
+    Fault("claimledger.checks.builtin:check_quote_text", "raise", raising(RuntimeError("check crashed"))),
+    Fault("claimledger.checks.builtin:check_quote_text", "timeout", raising(TimeoutError("check took too long"))),
+    Fault("claimledger.checks.builtin:check_number", "raise", raising(ZeroDivisionError("division by zero"))),
     Fault("claimledger.checks.numeric:check_quote_text", "raise", raising(KeyError("evidence"))),
     Fault("claimledger.checks.numeric:find_numbers", "garbage-empty", returning([])),
     Fault("claimledger.checks.numeric:parse_value", "garbage-none", returning(None)),

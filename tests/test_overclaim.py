@@ -28,7 +28,7 @@ from claimledger.checks.overclaim import (
 )
 from claimledger.model.claim import Ledger, NegativeClaim, SearchRecord
 from claimledger.model.finding import Finding, Reason, Status, Tier
-from claimledger.reconcile import EXPLAINABLE, REASON_TIER, assign_tier
+from claimledger.reconcile import assign_tier
 
 CORPUS = Path(__file__).parent / "corpus"
 ROOT = Path(__file__).parent.parent
@@ -199,11 +199,11 @@ def test_context_found_after_typographic_normalization() -> None:
 
 def test_every_new_reason_has_a_tier() -> None:
     for reason in set(RULE_REASON.values()):
-        assert REASON_TIER[reason] is Tier.HIGH
-        assert reason in EXPLAINABLE
-    assert REASON_TIER[Reason.NEGATIVE_CLAIM_UNSUPPORTED] is Tier.HIGH
-    assert REASON_TIER[Reason.NEGATIVE_CLAIM_SEARCHED] is Tier.LOW
-    assert Reason.NEGATIVE_CLAIM_UNSUPPORTED not in EXPLAINABLE
+        assert reason.tier is Tier.HIGH
+        assert reason.explainable
+    assert Reason.NEGATIVE_CLAIM_UNSUPPORTED.tier is Tier.HIGH
+    assert Reason.NEGATIVE_CLAIM_SEARCHED.tier is Tier.LOW
+    assert not Reason.NEGATIVE_CLAIM_UNSUPPORTED.explainable
 
 
 def test_overclaim_is_high_unless_a_concrete_alternative_explains_it() -> None:

@@ -6,15 +6,23 @@ import pytest
 
 from claimledger.model.finding import Finding, Reason, Status, Tier
 from claimledger.model.report import Outcome
-from claimledger.reconcile import REASON_TIER, assign_tier, is_concrete_alternative, outcome_of
+from claimledger.reconcile import assign_tier, is_concrete_alternative, outcome_of
 
 
 def finding(reason: Reason, status: Status = Status.DISCREPANCY) -> Finding:
     return Finding("C1", "test", status, reason, "msg")
 
 
-def test_every_reason_has_a_tier_entry() -> None:
-    assert set(REASON_TIER) == set(Reason)
+def test_every_reason_has_a_full_row_in_the_table() -> None:
+    for reason in Reason:
+        assert reason.tier is not Tier.EXPLAINED  # EXPLAINED is given by reconcile, never a default
+        assert reason.description.strip() and reason.action.strip(), reason
+        assert not (reason.explainable and reason.tier is not Tier.HIGH), reason  # only a HIGH can be explained
+    verified = {r for r in Reason if r.tier is None}
+    assert verified == {
+        Reason.QUOTE_FOUND, Reason.NUMBER_MATCH, Reason.REFERENCE_VERIFIED, Reason.ATTRIBUTION_SUPPORTED,
+        Reason.DATASET_FACT_CONFIRMED,
+    }  # fmt: skip
 
 
 @pytest.mark.parametrize(

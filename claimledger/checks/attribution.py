@@ -28,8 +28,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from claimledger._exceptions import SourceError
+from claimledger.checks.boundaries import find_whole
 from claimledger.checks.context import IndexedSource, RunContext
-from claimledger.checks.quote_scan import find_whole
 from claimledger.extract.mentions import NumberMention, find_mentions, is_structural, same_number
 from claimledger.extract.names import Name, find_names
 from claimledger.judge.retrieve import SourceIndex

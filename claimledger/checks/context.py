@@ -13,6 +13,7 @@ from claimledger.checks.quote_scan import Key, QuoteResult, scan_quotes
 from claimledger.load.data import DataStore
 from claimledger.load.index import IndexedSource, index_source
 from claimledger.load.sources import resolve_origin
+from claimledger.metrics import MetricRegistry, run_registry
 from claimledger.model.claim import Ledger
 
 __all__ = ["IndexedSource", "RunContext"]
@@ -38,11 +39,16 @@ class RunContext:
     _quotes: dict[Key, QuoteResult] = field(default_factory=dict)
     _pinned: dict[str, IndexedSource] = field(default_factory=dict)
     _data: DataStore | None = None
+    metrics: MetricRegistry = field(default_factory=run_registry)
 
     @classmethod
-    def create(cls, ledger: Ledger, base_dir: Path, config: GateConfig) -> RunContext:
+    def create(
+        cls, ledger: Ledger, base_dir: Path, config: GateConfig, metrics: MetricRegistry | None = None
+    ) -> RunContext:
+        """A context for one run; ``metrics`` defaults to the process-wide Python metrics."""
         origins = {sid: resolve_origin(o, base_dir) for sid, o in ledger.sources.items()}
-        return cls(ledger=ledger, base_dir=base_dir, config=config, origins=origins)
+        return cls(ledger=ledger, base_dir=base_dir, config=config, origins=origins,
+                   metrics=metrics if metrics is not None else run_registry())  # fmt: skip
 
     def source(self, source_id: str) -> IndexedSource | SourceError:
         """The indexed source, loaded at most once per run unless evicted (then from the cache)."""

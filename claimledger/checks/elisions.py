@@ -69,7 +69,7 @@ def split_elided(nq: str) -> ElidedQuote | None:
 
 
 def _occurrences(text: str, seg: str, lo: int, hi: int) -> list[int]:
-    from claimledger.checks.quote_scan import find_whole
+    from claimledger.checks.boundaries import find_whole
 
     out: list[int] = []
     pos = find_whole(text, seg, lo)

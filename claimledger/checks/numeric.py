@@ -12,7 +12,6 @@ from typing import Any
 from claimledger.checks.context import RunContext
 from claimledger.checks.quote import check_quote_text
 from claimledger.load.data import QueryError, to_number
-from claimledger.metrics import registered, registered_unit
 from claimledger.model.claim import NumberClaim
 from claimledger.model.finding import Finding, Reason, Status
 from claimledger.numbers import Value, find_numbers, format_number, parse_value
@@ -36,9 +35,9 @@ def recompute(claim: NumberClaim, ctx: RunContext) -> float:
     sql = ctx.ledger.metric_sql(name)
     if sql is not None:
         return ctx.data.scalar(sql)
-    fn = registered().get(name)
+    fn = ctx.metrics.get(name)
     if fn is None:
-        known = sorted(set(ctx.ledger.metrics) | set(registered()))
+        known = sorted(set(ctx.ledger.metrics) | ctx.metrics.names())
         listing = ", ".join(known) if known else "none"
         raise QueryError(
             "metric_unknown",
@@ -115,7 +114,7 @@ def declared_unit(claim: NumberClaim, ctx: RunContext) -> str | None:
         return None
     if claim.metric in ctx.ledger.metrics:
         return ctx.ledger.metric_unit(claim.metric)
-    return registered_unit(claim.metric)
+    return ctx.metrics.unit(claim.metric)
 
 
 def _unit_ambiguous(claim: NumberClaim, claimed: Value, raw: float, tol: float) -> Finding | None:

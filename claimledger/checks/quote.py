@@ -12,10 +12,11 @@ import difflib
 from collections.abc import Iterable
 
 from claimledger._exceptions import SourceError
+from claimledger.checks.boundaries import find_whole
 from claimledger.checks.context import RunContext
 from claimledger.checks.diff import word_diff
 from claimledger.checks.elisions import ElidedQuote, find_elided, split_elided
-from claimledger.checks.quote_scan import evidence_at, find_in_hyphen_reading, find_whole
+from claimledger.checks.quote_scan import evidence_at, find_in_hyphen_reading
 from claimledger.load.index import IndexedSource
 from claimledger.model.finding import Evidence, Finding, Reason, Status
 from claimledger.normalize import has_break_hyphens, normalize_quote

@@ -24,9 +24,9 @@ import re
 from dataclasses import dataclass, field
 
 from claimledger.load.index import IndexedSource
-from claimledger.load.textmap import Segments
 from claimledger.model.finding import Evidence
 from claimledger.normalize import Normalized, normalize
+from claimledger.textmap import Segments
 
 SENTENCE_END = ".。!?！？:："
 _BLOCKED = "\n\x00\n"  # between pages that a reader sees as separate sentences: no quote holds NUL
@@ -213,7 +213,7 @@ def readings(ix: IndexedSource) -> list[Reading]:
 
 def find_in_readings(ix: IndexedSource, nq: str) -> Evidence | None:
     """An exact match of normalized quote ``nq`` in a second reading, as evidence in the source."""
-    from claimledger.checks.quote_scan import find_whole
+    from claimledger.checks.boundaries import find_whole
 
     for r in readings(ix):
         q = nq.replace("《", "(").replace("》", ")") if r.name == "furigana" else nq

@@ -27,7 +27,7 @@ from claimledger._config import (
     DEFAULT_TOLERANCE,
     GateConfig,
 )
-from claimledger.load.fetch import atomic_write
+from claimledger._files import atomic_write
 from claimledger.model.report import EXIT_USAGE, Report
 from claimledger.output.json import render_json
 from claimledger.output.markdown import render_markdown

@@ -10,7 +10,6 @@ import click
 
 from claimledger._api import gate
 from claimledger._exceptions import InputError
-from claimledger._receipts import ensure_receipt_target, write_run_receipt
 from claimledger.cli._common import (
     _emit,
     _fail_input,
@@ -23,6 +22,7 @@ from claimledger.cli._common import (
 from claimledger.cli._draft_options import allow_from, allow_options, source_options, sources_from
 from claimledger.cli._group import cli
 from claimledger.extract.draft import detect_format, read_draft
+from claimledger.receipts import ensure_receipt_target, write_run_receipt
 
 if TYPE_CHECKING:
     from claimledger.judge import Judge

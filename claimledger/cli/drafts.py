@@ -16,7 +16,7 @@ import click
 
 from claimledger._drafts import audit, extract_ledger, lint, mark
 from claimledger._exceptions import InputError
-from claimledger._receipts import ensure_receipt_target, verify_receipt, write_run_receipt
+from claimledger._files import FileChanged, FileIdentity, atomic_write, replace_if_unchanged
 from claimledger.cli._common import _emit, _fail_input, config_from, render, run_options
 from claimledger.cli._draft_options import (
     DRAFT_ARG,
@@ -26,8 +26,8 @@ from claimledger.cli._draft_options import (
     sources_from,
 )
 from claimledger.cli._group import cli
-from claimledger.load.fetch import FileChanged, FileIdentity, atomic_write, replace_if_unchanged
 from claimledger.model.report import EXIT_USAGE
+from claimledger.receipts import ensure_receipt_target, verify_receipt, write_run_receipt
 
 _LEDGER = click.option("--ledger", "-l", type=click.Path(path_type=Path),
                        help="Ledger whose `sources` resolve citation keys and whose number claims back figures.")  # fmt: skip

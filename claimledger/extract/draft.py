@@ -13,12 +13,27 @@ from __future__ import annotations
 
 import bisect
 from array import array
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from claimledger._exceptions import InputError
+from claimledger.extract import latex, markdown
+from claimledger.extract.edits import PARA, Edits, Heading
 
-PARA = "\u2029"
+__all__ = [
+    "FORMATS",
+    "MAX_DRAFT_BYTES",
+    "PARA",
+    "Draft",
+    "Edits",
+    "Heading",
+    "build_view",
+    "decode_draft",
+    "detect_format",
+    "parse_draft",
+    "read_draft",
+]
+
 MAX_DRAFT_BYTES = 50 * 1024 * 1024
 FORMATS = ("markdown", "latex", "text")
 _EXT_FORMAT = {
@@ -30,27 +45,6 @@ _EXT_FORMAT = {
     ".latex": "latex",
     ".ltx": "latex",
 }
-
-
-@dataclass(frozen=True)
-class Heading:
-    """A section heading: level (1 = top), title, and its raw offset."""
-
-    level: int
-    title: str
-    raw_start: int
-
-
-@dataclass
-class Edits:
-    """Replacements of raw spans, collected by a format scanner."""
-
-    items: list[tuple[int, int, str]] = field(default_factory=list)
-    headings: list[Heading] = field(default_factory=list)
-
-    def add(self, start: int, end: int, repl: str = "") -> None:
-        if end > start or repl:
-            self.items.append((start, end, repl))
 
 
 @dataclass(frozen=True)
@@ -145,8 +139,6 @@ def _line_starts(text: str) -> tuple[int, ...]:
 
 def parse_draft(text: str, fmt: str = "markdown", path: str | None = None) -> Draft:
     """Build the prose view of ``text`` in format ``fmt`` (markdown, latex or text)."""
-    from claimledger.extract import latex, markdown
-
     if fmt == "markdown":
         edits = markdown.scan(text)
     elif fmt == "latex":

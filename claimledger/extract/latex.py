@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from claimledger.extract.draft import PARA, Edits, Heading
+from claimledger.extract.edits import PARA, Edits, Heading
 
 CITE_COMMAND = r"\\(?:[a-zA-Z]*cite[a-zA-Z]*|citet|citep)\*?(?:\[[^\]]*\]){0,2}\{[^{}]*\}"
 _HIDE_ENVS = "verbatim|Verbatim|lstlisting|minted|comment|tikzpicture"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from claimledger.extract.draft import PARA, Edits, Heading
+from claimledger.extract.edits import PARA, Edits, Heading
 
 _FENCE = re.compile(r"( {0,3})(`{3,}|~{3,})")
 _MATH_ENV = re.compile(

@@ -50,7 +50,7 @@ class AnthropicJudge:
         api_version: str = API_VERSION,
     ) -> None:
         if not model:
-            raise ValueError("a model name is required")
+            raise JudgeConfigError("a model name is required")
         key = api_key or next((os.environ[v] for v in KEY_VARIABLES if os.environ.get(v)), None)
         if not key:
             raise JudgeConfigError(

@@ -10,7 +10,7 @@ import httpx
 
 from claimledger.judge._http import RetryPolicy, post_json
 from claimledger.judge.prompt import ANSWER_SCHEMA, SYSTEM_PROMPT, parse_verdict, render_user_message
-from claimledger.judge.types import JudgeError, JudgeRequest, JudgeVerdict
+from claimledger.judge.types import JudgeConfigError, JudgeError, JudgeRequest, JudgeVerdict
 
 DEFAULT_URL = "https://api.openai.com/v1"
 KEY_VARIABLES = ("CLAIMLEDGER_JUDGE_API_KEY", "OPENAI_API_KEY")
@@ -49,7 +49,7 @@ class OpenAIJudge:
         max_concurrency: int = 4,
     ) -> None:
         if not model:
-            raise ValueError("a model name is required")
+            raise JudgeConfigError("a model name is required")
         self.model = model
         self.url = chat_completions_url(url or os.environ.get("CLAIMLEDGER_JUDGE_URL") or DEFAULT_URL)
         self._key = api_key or next((os.environ[v] for v in KEY_VARIABLES if os.environ.get(v)), None)

@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from claimledger._exceptions import InputError
+from claimledger._exceptions import BackendError, ConfigError
 
 Verdict = Literal["supported", "contradicted", "not_found", "overclaim"]
 VERDICTS: tuple[Verdict, ...] = ("supported", "contradicted", "not_found", "overclaim")
@@ -66,7 +66,7 @@ class JudgeVerdict:
         return {"verdict": self.verdict, "evidence_quote": self.evidence_quote, "rationale": self.rationale}
 
 
-class JudgeError(Exception):
+class JudgeError(BackendError):
     """A judge could not give a usable answer. Always an infrastructure failure (MED), never a pass."""
 
     def __init__(self, kind: FailureKind, message: str, *, attempts: int = 1) -> None:
@@ -76,7 +76,7 @@ class JudgeError(Exception):
         super().__init__(message)
 
 
-class JudgeConfigError(InputError):
+class JudgeConfigError(ConfigError):
     """A judge cannot be built: unknown kind, missing key, missing model path or optional extra."""
 
 

@@ -6,13 +6,15 @@ when a URL is actually fetched.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import httpcore
 import httpx
 
-from claimledger.load.fetch import checked_addresses
+# (host, port, allow_private) -> the addresses that may be dialled; raises when none may.
+# claimledger.load.fetch passes its checked_addresses (the address policy lives there).
+AddressCheck = Callable[[str, int, bool], list[str]]
 
 
 class CheckedBackend(httpcore.NetworkBackend):
@@ -22,8 +24,9 @@ class CheckedBackend(httpcore.NetworkBackend):
     passes the origin's host as the server name, not the address dialled.
     """
 
-    def __init__(self, allow_private: bool) -> None:
+    def __init__(self, allow_private: bool, check: AddressCheck) -> None:
         self.allow_private = allow_private
+        self.check = check
         self._inner = httpcore.SyncBackend()
 
     def connect_tcp(
@@ -35,7 +38,7 @@ class CheckedBackend(httpcore.NetworkBackend):
         socket_options: Iterable[Any] | None = None,
     ) -> httpcore.NetworkStream:
         error: Exception | None = None
-        for address in checked_addresses(host, port, self.allow_private):
+        for address in self.check(host, port, self.allow_private):
             try:
                 return self._inner.connect_tcp(address, port, timeout, local_address, socket_options)
             except (httpcore.ConnectError, httpcore.ConnectTimeout) as exc:
@@ -55,7 +58,7 @@ class CheckedBackend(httpcore.NetworkBackend):
 class CheckedTransport(httpx.HTTPTransport):
     """httpx's transport with the connection pool dialling through :class:`CheckedBackend`."""
 
-    def __init__(self, allow_private: bool) -> None:
+    def __init__(self, allow_private: bool, check: AddressCheck) -> None:
         super().__init__(trust_env=False)
         import ssl
 
@@ -63,6 +66,6 @@ class CheckedTransport(httpx.HTTPTransport):
 
         self._pool = httpcore.ConnectionPool(
             ssl_context=ssl.create_default_context(cafile=certifi.where()),
-            network_backend=CheckedBackend(allow_private),
+            network_backend=CheckedBackend(allow_private, check),
             max_connections=4,
         )

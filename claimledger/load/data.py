@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from claimledger._config import GateConfig
-from claimledger._exceptions import SourceError
+from claimledger._exceptions import ClaimledgerError, SourceError
 
 _READERS = {
     ".csv": "read_csv_auto",
@@ -49,7 +49,7 @@ def file_sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-class QueryError(Exception):
+class QueryError(ClaimledgerError):
     """A query failed; ``reason`` is a reason code value."""
 
     def __init__(self, reason: str, message: str) -> None:

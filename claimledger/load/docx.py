@@ -11,12 +11,10 @@ from __future__ import annotations
 
 import io
 import zipfile
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from claimledger._exceptions import SourceError
-
-if TYPE_CHECKING:
-    from claimledger.load.sources import Extracted
+from claimledger.load.extracted import Extracted
 
 INSTALL_HINT = (
     "reading .docx files needs python-docx: pip install 'claimledger[docx]' (from a clone: pip install -e '.[docx]')"
@@ -96,8 +94,6 @@ def docx_blocks(data: bytes) -> tuple[list[tuple[str, str]], list[str], list[str
 
 def docx_extract(data: bytes) -> Extracted:
     """A .docx source: body paragraphs and table cells, then notes; comments kept apart."""
-    from claimledger.load.sources import Extracted
-
     blocks, notes, comments = docx_blocks(data)
     paras = [t.strip() for _, t in blocks if t.strip()] + [n for n in notes if n.strip()]
     return Extracted("\n\n".join(paras), (), "\n".join(comments))

@@ -111,7 +111,12 @@ class _Extractor(HTMLParser):
 
 
 class HTMLUnreadable(Exception):
-    """Python's HTML parser gave up on this markup (it raises AssertionError on some malformed sections)."""
+    """Python's HTML parser gave up on this markup (it raises AssertionError on some malformed sections).
+
+    Internal: this module imports nothing from claimledger (the extractor child
+    process loads it alone), so this is not a :class:`ClaimledgerError`; every
+    caller turns it into a ``source_unreadable`` :class:`SourceError`.
+    """
 
 
 def html_extract(markup: str, timeout: float | None = None) -> tuple[str, str, dict[str, Any]]:

@@ -28,17 +28,18 @@ from pathlib import Path
 
 from claimledger._config import GateConfig
 from claimledger._exceptions import SourceError
-from claimledger.load.fetch import atomic_write, default_cache_dir
+from claimledger._files import atomic_write
+from claimledger.load.fetch import default_cache_dir
 from claimledger.load.sources import extract, read_bytes, sniff_media_type
 from claimledger.model.source import Source
 from claimledger.normalize import Normalized, normalize
 
 INDEX_VERSION = 9  # bump when the cache layout changes (code changes are caught by the fingerprint)
 
-_PACKAGE = Path(__file__).resolve().parent
+_PACKAGE = Path(__file__).resolve().parent.parent  # claimledger/: _READING_CODE paths are relative to it
 # the code that turns bytes into an indexed reading: any change to it makes every entry stale
 _READING_CODE = (
-    "index.py",
+    "load/index.py",
     "normalize.py",
     "load/sources.py",
     "load/isolate.py",
@@ -46,7 +47,7 @@ _READING_CODE = (
     "load/html.py",
     "load/pdf.py",
     "load/text.py",
-    "load/textmap.py",
+    "textmap.py",
     "load/docx.py",
 )
 

@@ -17,6 +17,7 @@ from pydantic import ValidationError
 
 from claimledger._exceptions import LedgerError
 from claimledger.model.claim import Ledger
+from claimledger.registry import load_plugins
 
 MAX_LEDGER_BYTES = 20 * 1024 * 1024
 MAX_DEPTH = 32
@@ -132,6 +133,7 @@ def parse_ledger(text: str, file: str = "<ledger>", *, is_json: bool | None = No
             raise LedgerError(file, None, None, str(exc)) from None
     if not isinstance(data, dict):
         raise LedgerError(file, 1, None, "the ledger must be a mapping with `version`, `sources`, `claims`")
+    load_plugins()  # plugin claim kinds join the ledger's union before it is validated
     try:
         ledger = Ledger.model_validate(data)
     except ValidationError as exc:

@@ -8,11 +8,11 @@ checks turn it into a finding.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from pathlib import Path
 
 from claimledger._config import GateConfig
 from claimledger._exceptions import SourceError
+from claimledger.load.extracted import Extracted
 from claimledger.load.fetch import UrlCache, default_cache_dir, fetch_url
 from claimledger.load.html import html_extract
 from claimledger.load.pdf import pdf_extract
@@ -92,17 +92,6 @@ def read_bytes(origin: str, config: GateConfig) -> tuple[bytes, str]:
         return path.read_bytes(), ""
     except OSError as exc:
         raise SourceError("source_unreadable", f"cannot read {origin}: {exc.strerror}") from None
-
-
-@dataclass(frozen=True)
-class Extracted:
-    """What a loader read: the text a reader sees and what is kept apart from it."""
-
-    text: str
-    page_starts: tuple[int, ...] = ()
-    hidden: str = ""
-    annotations: tuple[tuple[int, str, str], ...] = ()
-    anchors: tuple[tuple[int, int, int], ...] = ()
 
 
 def extract(data: bytes, media_type: str, config: GateConfig) -> Extracted:

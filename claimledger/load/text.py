@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from claimledger._exceptions import SourceError
-from claimledger.load.textmap import Segments, anchors, sub_mapped
+from claimledger.textmap import Segments, anchors, sub_mapped
 
 Annotation = tuple[int, str, str]  # (offset in the text, kind, text)
 Anchors = tuple[tuple[int, int, int], ...]

@@ -2,7 +2,9 @@
 
 from claimledger.model.claim import (
     Claim,
+    ClaimBase,
     Ledger,
+    NegativeClaim,
     NumberClaim,
     QuoteClaim,
 )
@@ -12,9 +14,11 @@ from claimledger.model.source import Source
 
 __all__ = [
     "Claim",
+    "ClaimBase",
     "Evidence",
     "Finding",
     "Ledger",
+    "NegativeClaim",
     "NumberClaim",
     "Outcome",
     "QuoteClaim",

@@ -8,9 +8,11 @@ from them (a test keeps the two in step).
 from __future__ import annotations
 
 import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+
+from claimledger._exceptions import PluginError
 
 DEFAULT_TOLERANCE = 0.005
 
@@ -58,7 +60,10 @@ class Question(BaseModel):
     )
 
 
-class _ClaimBase(BaseModel):
+class ClaimBase(BaseModel):
+    """What every claim kind has. A kind adds ``kind: Literal["name"]`` and its own fields,
+    and is registered with :func:`claim_kind`."""
+
     model_config = ConfigDict(extra="forbid")
 
     id: str = Field(min_length=1, description="Unique claim id, e.g. C1 or N3.")
@@ -82,8 +87,49 @@ class _ClaimBase(BaseModel):
         """Line of this claim in the ledger file, when known."""
         return self._line
 
+    def claimed(self) -> str | None:
+        """What the claim asserts, as a finding shows it (``Finding.claimed``)."""
+        return self.statement
 
-class QuoteClaim(_ClaimBase):
+
+C = TypeVar("C", bound=type[ClaimBase])
+_KINDS: dict[str, type[ClaimBase]] = {}
+_KIND_OF: dict[type[ClaimBase], str] = {}
+
+
+def claim_kind(model: C) -> C:
+    """Register a claim model: its ``kind`` literal joins the ledger's discriminated union.
+
+    Built-in kinds and plugin kinds register the same way; a kind registered
+    after :class:`Ledger` was built rebuilds its validator and JSON Schema.
+    """
+    cls: type[ClaimBase] = model
+    field = cls.model_fields.get("kind")
+    args = get_args(field.annotation) if field is not None else ()
+    if field is None or get_origin(field.annotation) is not Literal or len(args) != 1 or not isinstance(args[0], str):
+        raise PluginError(f"{model.__name__}: a claim kind needs a field `kind: Literal[\"<name>\"]`")
+    kind = args[0]
+    if _KINDS.get(kind, model) is not model:
+        raise PluginError(f"claim kind {kind!r} is already registered ({_KINDS[kind].__name__})")
+    _KINDS[kind] = model
+    _KIND_OF[model] = kind
+    if "Ledger" in globals():
+        _rebuild_ledger()
+    return model
+
+
+def claim_kinds() -> dict[str, type[ClaimBase]]:
+    """Every registered claim kind and its model, in registration order."""
+    return dict(_KINDS)
+
+
+def kind_of(claim: ClaimBase) -> str:
+    """The ``kind`` of a claim."""
+    return _KIND_OF[type(claim)]
+
+
+@claim_kind
+class QuoteClaim(ClaimBase):
     """A literal quotation that must appear in the cited source."""
 
     kind: Literal["quote"]
@@ -94,8 +140,12 @@ class QuoteClaim(_ClaimBase):
         description='Where in the source the quote is: "p. 4", "pp. 4-5", "S. 4", "4頁", "Section 3" (optional).',
     )
 
+    def claimed(self) -> str | None:
+        return self.quote
 
-class NumberClaim(_ClaimBase):
+
+@claim_kind
+class NumberClaim(ClaimBase):
     """A figure recomputed from data (``sql`` or ``metric``) or read from a source passage."""
 
     kind: Literal["number"]
@@ -114,6 +164,9 @@ class NumberClaim(_ClaimBase):
         description="Multiply the recomputed value by this before comparing (e.g. 100 for a ratio shown as %).",
     )
     unit: Unit | None = Field(default=None, description=UNIT_HELP + " Overrides the metric's unit.")
+
+    def claimed(self) -> str | None:
+        return str(self.value)
 
     @model_validator(mode="after")
     def _one_backing(self) -> NumberClaim:
@@ -149,7 +202,8 @@ class SearchRecord(BaseModel):
         return self
 
 
-class NegativeClaim(_ClaimBase):
+@claim_kind
+class NegativeClaim(ClaimBase):
     """A negative literature claim ("no prior work studies X", 「先行研究は存在しない」).
 
     Never verified: with a recorded ``search`` it is reported as "no
@@ -171,7 +225,8 @@ class MetricDef(BaseModel):
     unit: Unit | None = Field(default=None, description=UNIT_HELP)
 
 
-class AttributionClaim(_ClaimBase):
+@claim_kind
+class AttributionClaim(ClaimBase):
     """What the draft says a cited source says, without quoting it ("Smith (2019) shows X")."""
 
     kind: Literal["attribution"]
@@ -187,8 +242,12 @@ class AttributionClaim(_ClaimBase):
         description="The source's bibliographic record (authors, title, venue); names may appear there (optional).",
     )
 
+    def claimed(self) -> str | None:
+        return self.attributed
 
-class DatasetClaim(_ClaimBase):
+
+@claim_kind
+class DatasetClaim(ClaimBase):
     """A claim about a declared dataset: a field exists, the row count, a field is never null."""
 
     kind: Literal["dataset"]
@@ -199,6 +258,9 @@ class DatasetClaim(_ClaimBase):
         default=None, description="True: the draft says `field` is never null (needs `field`)."
     )
 
+    def claimed(self) -> str | None:
+        return self.statement or f"dataset {self.dataset}"
+
     @model_validator(mode="after")
     def _something_to_check(self) -> DatasetClaim:
         if self.field is None and self.rows is None:
@@ -208,6 +270,7 @@ class DatasetClaim(_ClaimBase):
         return self
 
 
+# The built-in kinds, for type checkers; at run time Ledger.claims accepts every registered kind.
 Claim = Annotated[
     QuoteClaim | NumberClaim | NegativeClaim | AttributionClaim | DatasetClaim, Field(discriminator="kind")
 ]
@@ -314,3 +377,9 @@ class Ledger(BaseModel):
         if self.bibliography is None:
             return []
         return [self.bibliography] if isinstance(self.bibliography, str) else list(self.bibliography)
+
+
+def _rebuild_ledger() -> None:
+    union: Any = Annotated[Union[tuple(_KINDS.values())], Field(discriminator="kind")]  # noqa: UP007
+    Ledger.model_fields["claims"].annotation = list[union]
+    Ledger.model_rebuild(force=True)

@@ -39,7 +39,7 @@ class Source:
         if self.page_starts or not 0 <= offset <= len(self.text):
             return None
         if self.anchors:
-            from claimledger.load.textmap import location
+            from claimledger.textmap import location
 
             return location(len(self.text), self.anchors, offset)
         if self.media_type not in ("text/plain", "text/markdown"):

@@ -2,7 +2,8 @@
 
 One ``result`` per finding that is not verified; verified claims are not
 results. The ``ruleId`` is the finding's reason code, and ``tool.driver.rules``
-describes every reason code claimledger can report.
+describes every reason code claimledger can report, from the reason
+table (:mod:`claimledger.model.reasons`).
 
 Level from tier:
 
@@ -35,7 +36,6 @@ from claimledger._version import __version__
 from claimledger.model.finding import Finding, Reason, Status, Tier
 from claimledger.model.report import Report
 from claimledger.numbers import format_number
-from claimledger.reconcile import REASON_TIER
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA_URI = (
@@ -50,101 +50,8 @@ TIER_LEVEL: dict[Tier, str] = {
     Tier.EXPLAINED: "note",
 }
 
-#: One sentence per reason code (rule). Codes missing here get a description made from their name.
-RULE_DESCRIPTIONS: dict[str, str] = {
-    "quote_absent": "The quote does not appear in the cited source, nor anywhere near it.",
-    "quote_near_miss": "The quote is not in the source verbatim; a close passage differs (see the word diff).",
-    "quote_misattributed": "The quote is not in the cited source but appears verbatim in another source.",
-    "quote_too_short": "The quote is too short to be verified meaningfully.",
-    "quote_only_in_hidden_text": (
-        "The quote occurs only in text a reader cannot see (hidden HTML element, script, comment; "
-        "invisible, white or tiny PDF text)."
-    ),
-    "source_undeclared": "The claim cites a source id that the ledger does not declare.",
-    "source_file_missing": "The source file does not exist.",
-    "source_unreadable": "The source could not be read or parsed.",
-    "source_no_text": "The source has no extractable text (for example a scanned PDF).",
-    "source_too_large": "The source is larger than the configured limit and was not read.",
-    "source_extraction_timeout": "Extracting the source's text took longer than the limit and was stopped.",
-    "source_not_found": "The source URL answered 404/410: the cited source does not exist there.",
-    "source_timeout": "Fetching the source URL timed out (transient; retry).",
-    "source_server_error": "The source server answered with a 5xx error (transient; retry).",
-    "source_network_error": "A network error prevented fetching the source (transient; retry).",
-    "source_forbidden": "The source is inaccessible (401/402/403): the claim cannot be verified.",
-    "source_url_refused": "The source URL was refused (scheme, private address or redirect not allowed).",
-    "source_bad_content_type": "The source URL returned a content type claimledger does not read.",
-    "number_mismatch": "The recomputed value differs from the claimed number beyond tolerance and precision.",
-    "number_not_in_quote": "The cited passage does not print the claimed number.",
-    "unit_ambiguous": "A percent compared with a value that reads as a ratio too: declare the unit.",
-    "value_unparseable": "The claimed value could not be parsed as a number.",
-    "metric_unknown": "The claim names a metric that is not registered.",
-    "metric_error": "The metric's query or function failed.",
-    "result_null": "The metric returned NULL: nothing to compare with.",
-    "result_non_finite": "The metric returned a non-finite value (NaN or infinity).",
-    "result_not_scalar": "The metric did not return exactly one value.",
-    "dataset_undeclared": "The query uses a dataset the ledger does not declare.",
-    "dataset_file_missing": "A dataset file does not exist.",
-    "dataset_unreadable": "A dataset file could not be read.",
-    "check_crashed": "An internal error occurred while checking this claim; it is not verified.",
-    "job_input_error": "The batch job's ledger or draft cannot be used; nothing in the job is verified.",
-    "job_timeout": "The batch job ran past its time limit and was stopped; nothing in it is verified.",
-    "job_worker_lost": "The worker running the batch job died twice; nothing in the job is verified.",
-    "judge_contradicted": "The independent judge found that the source contradicts the claim.",
-    "judge_overclaim": "The independent judge found that the claim says more than the source.",
-    "judge_not_found": "The independent judge found no support for the claim in the source.",
-    "judge_failed": "The judge failed or answered malformed output (transient; not a pass).",
-    "judge_evidence_not_in_source": "The judge's quoted evidence is not literally in the source.",
-    "judge_injection_suspected": "The source appears to contain instructions aimed at the judge.",
-    "judge_draft_leak": "The judge's answer shows it saw text from the draft.",
-    "overclaim_number_changed": "The sentence states a different number than its quote.",
-    "overclaim_hedge_dropped": "The sentence drops a hedge (about, approximately, 約) that its quote has.",
-    "overclaim_modality": "The sentence strengthens the quote's modality (may -> is).",
-    "overclaim_quantifier": "The sentence broadens the quote's quantifier (some -> all).",
-    "overclaim_negation": "The sentence flips a negation of its quote.",
-    "overclaim_scope": "The sentence broadens the scope of its quote.",
-    "overclaim_quote_omits_hedge": "The quote leaves out a hedge that the source has around it.",
-    "scope_mismatch": "The evidence is about another population, place, period or measure than the sentence or the question (or states an association the sentence reads as a cause).",
-    "scope_not_stated": "The sentence asserts a population, place, period or cause that the evidence around the quote does not state.",
-    "negative_claim_unsupported": "A claim that something does not exist has no recorded search behind it.",
-    "negative_claim_searched": "A negative claim backed by a recorded search: it cannot be verified, only searched.",
-    "mark_not_verified": "The draft marks this claim verified ([V]) but it does not re-verify.",
-    "mark_missing": "A claim in the draft carries no verification mark.",
-    "mark_orphan": "A mark in the draft refers to no ledger claim.",
-    "quote_uncited": "A quotation in the draft cites no source.",
-    "number_unbacked": "A number in the draft is not backed by a ledger claim.",
-    "unlisted_number": "A number in the draft or its summary that no ledger claim backs.",
-    "unlisted_quote": "A quotation in the draft or its summary that no ledger claim backs.",
-    "unlisted_citation": "A citation in the draft or its summary that no ledger claim backs.",
-    "receipt_mismatch": "The verification receipt does not match the draft, ledger or sources as they are now.",
-    "reference_verified": "A bibliography entry confirmed, field by field, by a bibliographic service.",
-    "reference_not_found": "A bibliography entry that no service knows: its identifier does not resolve and no search hit matches.",
-    "reference_mismatch": "A bibliography entry whose work exists but whose title, authors, year, venue or identifier differ.",
-    "doi_resolves_elsewhere": "A bibliography entry whose DOI or arXiv id belongs to another work.",
-    "reference_retracted": "A bibliography entry whose work has been retracted or withdrawn.",
-    "reference_corrected": "A bibliography entry whose work has an erratum or correction (the work stands).",
-    "reference_partly_confirmed": "A bibliography entry whose work exists but a given field is in no record to compare.",
-    "reference_service_error": "A bibliography entry that could not be checked: a service failed, timed out or refused.",
-    "reference_not_checked": "A bibliography entry not checked (--offline).",
-    "attribution_supported": "The judge found the attribution supported by evidence quoted literally from the source.",
-    "attribution_number_absent": "A figure attributed to a source is not printed in that source.",
-    "attribution_name_absent": "A name in an attribution appears neither in the source nor in its bibliographic record.",
-    "attribution_meaning_unchecked": "No judge read this attribution: its meaning is not checked.",
-    "locator_wrong": "The page or section locator does not hold the evidence.",
-    "locator_unchecked": "The page or section locator could not be checked.",
-    "dataset_fact_confirmed": "The dataset claim holds.",
-    "dataset_field_absent": "The dataset has no field of that exact name.",
-    "dataset_rows_mismatch": "The dataset has a different number of rows.",
-    "dataset_field_has_nulls": "A field said to be never null has nulls.",
-}
-
-_VERIFIED_REASONS = frozenset(
-    {Reason.QUOTE_FOUND, Reason.NUMBER_MATCH, Reason.REFERENCE_VERIFIED, Reason.ATTRIBUTION_SUPPORTED,
-     Reason.DATASET_FACT_CONFIRMED}
-)  # fmt: skip
-
-
 def _describe(reason: Reason) -> str:
-    return RULE_DESCRIPTIONS.get(reason.value) or reason.value.replace("_", " ").capitalize() + "."
+    return reason.description or reason.value.replace("_", " ").capitalize() + "."
 
 
 def _rule_name(reason: Reason) -> str:
@@ -154,9 +61,9 @@ def _rule_name(reason: Reason) -> str:
 def _rules() -> list[dict[str, Any]]:
     rules: list[dict[str, Any]] = []
     for reason in Reason:
-        if reason in _VERIFIED_REASONS:
+        if reason.tier is None:  # a code that means verified is not a rule
             continue
-        tier = REASON_TIER.get(reason) or Tier.HIGH
+        tier = reason.tier
         rules.append(
             {
                 "id": reason.value,

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
-from claimledger._exceptions import SourceError
+from claimledger._exceptions import BackendError, SourceError
 from claimledger._version import __version__
 from claimledger.refs.cache import AnswerCache, cache_key
 
@@ -27,7 +27,7 @@ MAX_RETRIES = 2
 MAX_BODY = 5 * 1024 * 1024
 
 
-class ServiceError(Exception):
+class ServiceError(BackendError):
     """A service could not answer (timeout, 5xx, 429, refused host, bad body). ``kind`` says which."""
 
     def __init__(self, service: str, kind: str, message: str) -> None:
@@ -73,6 +73,7 @@ class ServiceClient:
         import httpx
 
         from claimledger.load._transport import CheckedTransport
+        from claimledger.load.fetch import checked_addresses
 
         self.timeout = timeout
         self.allow_private = allow_private
@@ -84,7 +85,7 @@ class ServiceClient:
             timeout=httpx.Timeout(timeout),
             follow_redirects=False,
             trust_env=False,
-            transport=CheckedTransport(allow_private),
+            transport=CheckedTransport(allow_private, checked_addresses),
             headers={"User-Agent": f"claimledger/{__version__} (reference check)"},
         )
         self.requests = 0  # made over the network (cache hits excluded)

@@ -1,7 +1,8 @@
 """Published JSON Schemas: ``ledger.schema.json`` and ``report.schema.json``.
 
-The ledger schema is generated from the pydantic models in
-:mod:`claimledger.model.claim`; regenerate it with
+The ledger schema is generated from the pydantic models of every registered
+claim kind (:mod:`claimledger.model.claim` and the modules of
+:data:`claimledger.registry.BUILTIN_MODULES`); regenerate it with
 ``python -m claimledger.schemas`` (a test fails when the file is stale).
 """
 
@@ -19,7 +20,9 @@ REPORT_SCHEMA_PATH = HERE / "report.schema.json"
 def ledger_schema() -> dict[str, Any]:
     """The ledger's JSON Schema, generated from the models."""
     from claimledger.model.claim import Ledger
+    from claimledger.registry import load_plugins
 
+    load_plugins()  # every registered claim kind is in the union
     schema = Ledger.model_json_schema()
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["$id"] = "https://claimledger.invalid/schemas/ledger.schema.json"

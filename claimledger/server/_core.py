@@ -23,7 +23,6 @@ import dataclasses
 import posixpath
 import shutil
 import tempfile
-import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -38,9 +37,6 @@ from claimledger.model.claim import Ledger
 from claimledger.model.report import Report
 from claimledger.server._rootfs import RootError, RootFS
 from claimledger.server.judge_spec import JudgeSpec
-
-# checks share module-level state (metric registry, caches): one run at a time per process
-_RUN_LOCK = threading.Lock()
 
 DRAFT_EXT = {"markdown": ".md", "latex": ".tex", "text": ".txt"}
 SOURCE_EXT = {"text": ".txt", "txt": ".txt", "markdown": ".md", "md": ".md", "html": ".html"}
@@ -433,7 +429,7 @@ def run_check(
     """``claimledger check [DRAFT] --ledger L``."""
     from claimledger._api import gate
 
-    with _RUN_LOCK, Run(ws) as run:
+    with Run(ws) as run:
         parsed = run.ledger(ledger, sources=sources, datasets=datasets)
         draft_path, fmt = run.draft(draft) if draft is not None else (None, None)
         judge = ws.judge.build() if ws.judge is not None else None
@@ -484,7 +480,7 @@ def _run_items(
 
     if not items:
         raise BadRequest(f"{kind}s: give at least one {kind}")
-    with _RUN_LOCK, Run(ws) as run:
+    with Run(ws) as run:
         base = run.ledger(ledger, **declared)
         claims = [{"kind": kind, **item.model_dump(exclude_none=True)} for item in items]
         report = gate(_claims_ledger(claims, base), config=ws.run_config(options), base_dir=run.base_dir())
@@ -506,7 +502,7 @@ def run_mark(
 
     target = ws.client_parts(write_to, what="write_to") if write_to is not None else None
     written: list[str] | None = None
-    with _RUN_LOCK, Run(ws) as run:
+    with Run(ws) as run:
         parsed = run.ledger(ledger, sources=sources, datasets=datasets)
         path, fmt = run.draft(draft)
         result = mark(path, ledger=parsed, config=ws.run_config(options), fmt=fmt)
@@ -536,7 +532,7 @@ def run_lint(
     """Lint lines (a [V] that does not re-verify, a cited quotation without a mark) plus the marks' report."""
     from claimledger._drafts import lint_problems, mark
 
-    with _RUN_LOCK, Run(ws) as run:
+    with Run(ws) as run:
         parsed = run.ledger(ledger, sources=sources, datasets=datasets)
         path, fmt = run.draft(draft)
         result = mark(path, ledger=parsed, config=ws.run_config(options), fmt=fmt)
@@ -571,7 +567,7 @@ def run_audit(
     """The unlisted audit of a draft or summary: every figure, quotation and citation key no claim backs."""
     from claimledger._drafts import audit
 
-    with _RUN_LOCK, Run(ws) as run:
+    with Run(ws) as run:
         parsed = run.ledger(ledger)
         path, fmt = run.draft(draft)
         report = audit(path, ledger=parsed, allow=allow, section=section,

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import logging
 import os
 import signal
@@ -31,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from claimledger._config import GateConfig
+from claimledger._exceptions import ClaimledgerError
 from claimledger.server.judge_spec import JudgeSpec
 
 log = logging.getLogger("claimledger.http")
@@ -40,7 +42,9 @@ DEFAULT_MAX_REQUESTS = 500
 DEFAULT_QUEUE = 64
 
 
-class PoolError(Exception):
+class PoolError(ClaimledgerError):
+    """The worker pool could not run a check (busy, timed out, a worker died); never a pass."""
+
     status = 500
     code = "internal_error"
 
@@ -57,6 +61,11 @@ class WorkerDied(PoolError):
     status, code = 500, "worker_died"
 
 
+# What a worker runs for each request: "module:function", a (workspace, kind, validated request) ->
+# JSON answer function, imported in the worker by name (so this module never imports the server).
+DEFAULT_RUNNER = "claimledger.server.http:run_request"
+
+
 @dataclass(frozen=True)
 class PoolSettings:
     root: Path
@@ -67,6 +76,7 @@ class PoolSettings:
     timeout: float = DEFAULT_TIMEOUT
     max_requests: int = DEFAULT_MAX_REQUESTS
     judge: JudgeSpec | None = None  # the operator's judge, built afresh in the worker for each check
+    runner: str = DEFAULT_RUNNER
 
 
 def default_size() -> int:
@@ -92,8 +102,9 @@ def _die_with_parent(parent: int) -> None:
 
 
 def _worker_main(
-    conn: Connection, root: str, config: GateConfig, allow_urls: bool, parent: int, judge: JudgeSpec | None = None
-) -> None:
+    conn: Connection, root: str, config: GateConfig, allow_urls: bool, parent: int,
+    judge: JudgeSpec | None = None, runner: str = DEFAULT_RUNNER,
+) -> None:  # fmt: skip
     """A worker: open the root, then answer (kind, request) with ("ok", result) or ("error", status, code, msg)."""
     with contextlib.suppress(OSError):
         os.setpgid(0, 0)  # lead a process group: the pool stops the whole group
@@ -101,7 +112,9 @@ def _worker_main(
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the group; the server stops the workers
     from claimledger.metrics import load_metrics_file
     from claimledger.server._core import Workspace, error_info
-    from claimledger.server.http import run_request
+
+    module_name, _, function = runner.partition(":")
+    run_request = getattr(importlib.import_module(module_name), function)
 
     for path in config.metrics_files:
         load_metrics_file(path)
@@ -132,7 +145,8 @@ class _Worker:
         self.conn, child = ctx.Pipe()
         self.proc = ctx.Process(
             target=_worker_main,
-            args=(child, str(settings.root), settings.config, settings.allow_urls, os.getpid(), settings.judge),
+            args=(child, str(settings.root), settings.config, settings.allow_urls, os.getpid(), settings.judge,
+                  settings.runner),
             name="claimledger-worker",
             daemon=False,  # a worker may start children of its own (extraction, SQL)
         )

@@ -28,6 +28,8 @@ import stat
 from collections.abc import Iterator
 from pathlib import Path
 
+from claimledger._exceptions import ClaimledgerError
+
 MAX_LINKS = 40  # as the kernel's own limit on symbolic links in one lookup
 _NOFOLLOW, _DIRECTORY = getattr(os, "O_NOFOLLOW", 0), getattr(os, "O_DIRECTORY", 0)
 _CLOEXEC, _NONBLOCK = getattr(os, "O_CLOEXEC", 0), getattr(os, "O_NONBLOCK", 0)
@@ -36,7 +38,7 @@ _FILE_FLAGS = os.O_RDONLY | _NOFOLLOW | _CLOEXEC | _NONBLOCK  # a FIFO never blo
 SUPPORTED = bool(_NOFOLLOW and _DIRECTORY) and os.open in os.supports_dir_fd and os.readlink in os.supports_dir_fd
 
 
-class RootError(OSError):
+class RootError(ClaimledgerError, OSError):
     """A path the root refuses; ``kind`` is ``outside``, ``missing``, ``not_file``, ``not_dir`` or ``io``."""
 
     def __init__(self, kind: str, message: str) -> None:

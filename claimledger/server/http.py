@@ -37,11 +37,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.json_schema import models_json_schema
 
 from claimledger._config import GateConfig
-from claimledger._exceptions import InputError
+from claimledger._exceptions import InputError, MissingExtraError
 from claimledger._version import __version__
 from claimledger.server._core import (
     Content,
     Options,
+    ServeError,
     Workspace,
     error_info,
     run_audit,
@@ -132,7 +133,7 @@ class ErrorBody(BaseModel):
     error: ErrorDetail
 
 
-class _HttpError(Exception):
+class HttpError(ServeError):
     def __init__(self, status: int, code: str, message: str) -> None:
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
@@ -361,7 +362,7 @@ def build_app(
         from starlette.responses import JSONResponse
         from starlette.routing import Route
     except ImportError:
-        raise ImportError(INSTALL_HINT) from None
+        raise MissingExtraError(INSTALL_HINT) from None
 
     workers = WorkerPool(pool) if pool is not None else None
 
@@ -373,24 +374,24 @@ def build_app(
     async def read_json(request: Request) -> dict[str, Any]:
         ctype = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
         if ctype != "application/json":
-            raise _HttpError(415, "unsupported_media_type",
+            raise HttpError(415, "unsupported_media_type",
                              f"Content-Type must be application/json, not {ctype or 'missing'!r}")  # fmt: skip
         declared = request.headers.get("content-length")
         if declared is not None and declared.isdigit() and int(declared) > max_bytes:
-            raise _HttpError(
+            raise HttpError(
                 413, "too_large", f"body of {int(declared):,} bytes is over the {max_bytes:,}-byte limit"
             )
         body = bytearray()
         async for chunk in request.stream():
             body += chunk
             if len(body) > max_bytes:
-                raise _HttpError(413, "too_large", f"body is over the {max_bytes:,}-byte limit")
+                raise HttpError(413, "too_large", f"body is over the {max_bytes:,}-byte limit")
         try:
             data = json.loads(bytes(body).decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise _HttpError(400, "bad_request", f"malformed JSON: {exc}") from None
+            raise HttpError(400, "bad_request", f"malformed JSON: {exc}") from None
         if not isinstance(data, dict):
-            raise _HttpError(400, "bad_request", "the body must be a JSON object")
+            raise HttpError(400, "bad_request", "the body must be a JSON object")
         return data
 
     async def execute(kind: str, req: BaseModel) -> JSONResponse:
@@ -418,9 +419,9 @@ def build_app(
                     first = exc.errors()[0]
                     where = ".".join(str(p) for p in first["loc"]) or "body"
                     more = f" (and {len(exc.errors()) - 1} more)" if len(exc.errors()) > 1 else ""
-                    raise _HttpError(400, "bad_request", f"{where}: {first['msg']}{more}") from None
+                    raise HttpError(400, "bad_request", f"{where}: {first['msg']}{more}") from None
                 return await execute(kind, req)
-            except _HttpError as exc:
+            except HttpError as exc:
                 return error(exc.status, exc.code, exc.message)
             except Exception as exc:  # every failure is a JSON error, never a traceback
                 status, code, message = error_info(exc)
@@ -485,7 +486,7 @@ def serve(
     try:
         import uvicorn
     except ImportError:
-        raise ImportError(INSTALL_HINT) from None
+        raise MissingExtraError(INSTALL_HINT) from None
     if "*" in allowed_hosts:
         raise InputError("--allowed-host '*' would switch the Host check off; name each host clients use")
     token = read_token(token_file)

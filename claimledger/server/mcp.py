@@ -27,6 +27,7 @@ from typing import Annotated, Any, TypeVar
 from pydantic import Field
 
 from claimledger._config import GateConfig
+from claimledger._exceptions import MissingExtraError
 from claimledger._version import __version__
 from claimledger.server._core import (
     NumberItem,
@@ -77,7 +78,7 @@ def _require_sdk() -> None:
     try:
         import mcp.server.mcpserver  # noqa: F401
     except ImportError:
-        raise ImportError(INSTALL_HINT) from None
+        raise MissingExtraError(INSTALL_HINT) from None
 
 
 def _draft_arg(draft: str | None, draft_text: str | None, draft_format: str | None) -> Any:

@@ -31,7 +31,8 @@ from claimledger.checks.negative import (
 )
 from claimledger.checks.overclaim._hit import CHECK, Hit, dedupe
 from claimledger.checks.overclaim.around import around_hits, locate
-from claimledger.checks.overclaim.figures import number_hits, word_hedge_hits
+from claimledger.checks.overclaim.figures import number_hits
+from claimledger.checks.overclaim.hedges import word_hedge_hits
 from claimledger.checks.overclaim.modality import modality_hits, negation_hits, quantifier_hits
 from claimledger.checks.overclaim.scope import scope_hits
 from claimledger.model.finding import Finding

@@ -1,4 +1,6 @@
-"""Number rules: a changed number, and a hedge or bound attached to a number that was dropped or turned.
+"""Figure rules: a changed number, and a hedge or bound attached to a number that was dropped or turned.
+
+(A hedge on a quantity without a number, "nearly doubled", is :mod:`claimledger.checks.overclaim.hedges`.)
 
 Numbers are read with :func:`claimledger.numbers.find_numbers` (``1,234``,
 ``12.5%``, ``３０％``, ``1.2万``, ``4倍``, ``4x``), plus ``3割`` (30%) and a
@@ -19,12 +21,8 @@ from claimledger.checks.overclaim._text import (
     stem,
 )
 from claimledger.checks.overclaim.lexicon import (
-    APPROXIMABLE_EN,
-    APPROXIMABLE_JA,
     NUM_PREFIX,
     NUM_SUFFIX,
-    WORD_HEDGE_EN,
-    WORD_HEDGE_JA,
 )
 from claimledger.model.finding import Reason
 from claimledger.numbers import find_numbers, parse_value
@@ -249,35 +247,4 @@ def number_hits(statement: str, quote: str, source_context: str | None = None) -
                 f"the statement says {statement[s.hedge_start:s.hedge_end]!r} but the quote says {cue!r}",
             )
         )  # fmt: skip
-    return hits
-
-
-def word_hedge_hits(statement: str, quote: str) -> list[Hit]:
-    """A hedge on a non-numeric quantity dropped: "nearly doubled" -> "doubled", 「ほぼ半減」 -> 「半減」."""
-    hits: list[Hit] = []
-    ja = is_japanese(quote)
-    pattern = APPROXIMABLE_JA if ja else APPROXIMABLE_EN
-    hedge = WORD_HEDGE_JA if ja else WORD_HEDGE_EN
-    for m in pattern.finditer(quote):
-        h = hedge.search(quote[max(0, m.start() - 25) : m.start()])
-        if not h:
-            continue
-        word = m.group().lower()
-        cue_start = m.start() - (min(m.start(), 25) - h.start())
-        for sm in pattern.finditer(statement):
-            if sm.group().lower() != word:
-                continue
-            if hedge.search(statement[max(0, sm.start() - 25) : sm.start()]):
-                continue
-            # the statement keeps the quote's wording around it? then it is the same quantity
-            hits.append(
-                Hit(
-                    Reason.OVERCLAIM_HEDGE_DROPPED, "hedge_dropped",
-                    sm.span(), sm.group(), (cue_start, m.end()), quote[cue_start : m.end()], "quote",
-                    replace_span(statement, sm.start(), sm.end(), quote[cue_start : m.end()]),
-                    f"the quote says {quote[cue_start:m.end()]!r} but the statement says {sm.group()!r}: "
-                    "the hedge was dropped",
-                )
-            )  # fmt: skip
-            break
     return hits

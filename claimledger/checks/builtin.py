@@ -1,0 +1,104 @@
+"""The built-in checks of the built-in claim kinds, registered the way a plugin registers its own.
+
+``quote``: the literal check, then the overclaim rules (when the claim has a
+``statement``), the scope check and the locator (when the quote was found);
+``number``: the recomputation, then the scope check for a figure read from a
+found passage; ``negative``: the search record; ``attribution``: figures and
+names the cited source must print; ``dataset``: field, rows, nulls. Each kind's
+checks run in this order and see the findings of the ones before them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from claimledger._exceptions import SourceError
+from claimledger.checks.context import RunContext
+from claimledger.checks.negative import negative_claim_findings
+from claimledger.checks.numeric import CHECK as NUMERIC
+from claimledger.checks.numeric import check_number
+from claimledger.checks.quote import CHECK as LITERAL
+from claimledger.checks.quote import check_quote_text, quote_key
+from claimledger.model.claim import AttributionClaim, DatasetClaim, NegativeClaim, NumberClaim, QuoteClaim
+from claimledger.model.finding import Finding, Status
+from claimledger.registry import check, passed
+
+
+@check("quote", name=LITERAL)
+def literal_quote(claim: QuoteClaim, ctx: RunContext, earlier: Sequence[Finding]) -> Iterable[Finding]:
+    return [check_quote_text(claim.id, claim.source, claim.quote, ctx)]
+
+
+@check("quote", name="overclaim")
+def overclaim(claim: QuoteClaim, ctx: RunContext, earlier: Sequence[Finding]) -> Iterable[Finding]:
+    """The draft's sentence against the quote and, when the quote was found, the source text around it."""
+    if not claim.statement:
+        return []
+    from claimledger.checks.overclaim import overclaim_findings
+
+    context = None
+    if passed(earlier, LITERAL):
+        context = ctx.quote_result(*quote_key(claim.source, claim.quote)).context
+    return overclaim_findings(claim.id, claim.statement, claim.quote, context)
+
+
+@check("quote", name="scope")
+def quote_scope(claim: QuoteClaim, ctx: RunContext, earlier: Sequence[Finding]) -> Iterable[Finding]:
+    """Does the evidence around the found quote answer the question, for the statement's scope?"""
+    if not passed(earlier, LITERAL):
+        return []
+    return _scope(claim, claim.source, claim.quote, ctx)
+
+
+@check("quote", name="locator")
+def quote_locator(claim: QuoteClaim, ctx: RunContext, earlier: Sequence[Finding]) -> Iterable[Finding]:
+    """The quote's ``locator`` (p. 4, Section 3): the found evidence must be there."""
+    literal = next((f for f in earlier if f.check == LITERAL), None)
+    if not claim.locator or literal is None or literal.status is not Status.VERIFIED or literal.evidence is None:
+        return []
+    from claimledger.checks.locator import check_locator
+
+    loaded = ctx.source(claim.source)
+    if isinstance(loaded, SourceError):
+        return []
+    finding = check_locator(claim.id, claim.locator, loaded.source, literal.evidence)
+    return [finding] if finding is not None else []
+
+
+@check("number", name=NUMERIC)
+def numeric_recompute(claim: NumberClaim, ctx: RunContext, earlier: Sequence[Finding]) -> Iterable[Finding]:
+    return [check_number(claim, ctx)]
+
+
+@check("number", name="scope")
+def number_scope(claim: NumberClaim, ctx: RunContext, earlier: Sequence[Finding]) -> Iterable[Finding]:
+    """For a figure read from a cited passage that verified: the scope of that passage."""
+    if claim.source is None or claim.quote is None or not passed(earlier, NUMERIC):
+        return []
+    return _scope(claim, claim.source, claim.quote, ctx)
+
+
+@check("negative", name="negative_claim")
+def negative_claim(claim: NegativeClaim, ctx: RunContext, earlier: Sequence[Finding]) -> Iterable[Finding]:
+    return negative_claim_findings(claim.id, claim.statement, claim.search)
+
+
+@check("attribution", name="attribution")
+def attribution(claim: AttributionClaim, ctx: RunContext, earlier: Sequence[Finding]) -> Iterable[Finding]:
+    from claimledger.checks.attribution import attribution_findings
+
+    return attribution_findings(claim, ctx)
+
+
+@check("dataset", name="dataset")
+def dataset(claim: DatasetClaim, ctx: RunContext, earlier: Sequence[Finding]) -> Iterable[Finding]:
+    from claimledger.checks.dataset import check_dataset
+
+    return check_dataset(claim, ctx)
+
+
+def _scope(claim: QuoteClaim | NumberClaim, source: str, quote: str, ctx: RunContext) -> list[Finding]:
+    from claimledger.checks.scope.check import claim_scope_findings
+
+    question = ctx.ledger.question_for(claim.answers)
+    return claim_scope_findings(claim.id, source, quote, claim.statement, question, ctx)

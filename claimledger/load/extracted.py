@@ -1,0 +1,19 @@
+"""What a source loader returns (kept apart so the loaders and :mod:`claimledger.load.sources`
+import it without importing each other)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Extracted"]
+
+
+@dataclass(frozen=True)
+class Extracted:
+    """What a loader read: the text a reader sees and what is kept apart from it."""
+
+    text: str
+    page_starts: tuple[int, ...] = ()
+    hidden: str = ""
+    annotations: tuple[tuple[int, str, str], ...] = ()
+    anchors: tuple[tuple[int, int, int], ...] = ()
