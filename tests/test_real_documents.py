@@ -509,3 +509,20 @@ def test_report_json_with_new_evidence_fields_matches_the_schema(tmp_path: Path,
     jsonschema.validate(report, load(REPORT_SCHEMA_PATH))
     ev = next(f["evidence"] for f in report["findings"] if f["claim_id"] == "B1")
     assert ev["end_page"] == 2 and ev["reading"] == "pdf_body" and len(ev["spans"]) == 2
+
+
+def test_a_line_repeated_under_the_header_is_body_when_it_is_third(tmp_path: Path, run: Run) -> None:
+    """Only the first and last two lines of a page can be running headers or footers: a table head
+    repeated on every page under a two-line header stays body, so no quote can skip it."""
+    pages = [
+        Page(["Survey area", "Region  Sites  Birds", f"The counts for area {n} were made on foot", f"and then checked by the {who} team"])
+        for n, who in ((1, "first"), (2, "second"), (3, "third"))
+    ]
+    pdf = report_pdf(tmp_path / "tab.pdf", pages, header="Wetland Bird Survey 2024 - Interim Report")
+    out = run(
+        {"tab": pdf},
+        q("H1", "tab", "checked by the first team The counts for area 2 were made on foot")
+        + q("H2", "tab", "checked by the first team Region Sites Birds The counts for area 2"),
+    )
+    assert out["H1"].status is Status.DISCREPANCY  # type: ignore[attr-defined]
+    assert out["H2"].status is Status.VERIFIED and out["H2"].evidence.end_page == 2  # type: ignore[attr-defined]

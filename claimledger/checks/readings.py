@@ -10,7 +10,8 @@ mapped back to offsets of the source. Nothing here is fuzzy.
   Aozora Bunko text writes it: ``漢字《かんじ》``). A quote that copies the
   reading is matched there.
 * ``pdf_body``: a PDF's body run on across page breaks. Running headers and
-  footers (a line repeated at the top or bottom of most pages, digits ignored),
+  footers (one of the first or last two lines of a page, repeated there on most
+  pages, digits ignored; at most three lines at each edge),
   bare page numbers, and a figure caption or a footnote block at the page
   boundary are set aside. Two pages are joined only where the last body line
   of the first does not end a sentence, so the reading never runs two separate
@@ -46,7 +47,8 @@ _CAPTION = re.compile(
 _FOOTNOTE = re.compile(r"^\s*(?:[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\*{1,3}|[†‡§]|※|注\s*[0-9０-９]+|注[：:])\s*\S")
 _DIGIT_NOTE = re.compile(r"^\s*([0-9]{1,2})[\s.)）]\s*\S")
 _CLOSERS = "」』）)]】〕\"'”’"
-_EDGE_LINES = 3
+_EDGE_LINES = 2  # running header or footer lines looked for at each edge of a page
+_EDGE_MAX = 3  # lines set aside at most at each edge (two running lines and a page number)
 _BOTTOM_REGION = 6
 
 
@@ -130,11 +132,11 @@ def _body_range(page: str, lines: list[tuple[int, int]], running: set[str]) -> t
         return not t.strip() or _signature(t) in running or bool(_PAGE_NUMBER.match(t))
 
     k = 0
-    while first < last and k < _EDGE_LINES + 2 and edge(first):
+    while first < last and k < _EDGE_MAX and edge(first):
         first += 1
         k += 1 if text(first - 1).strip() else 0
     k = 0
-    while last > first and k < _EDGE_LINES + 2 and edge(last - 1):
+    while last > first and k < _EDGE_MAX and edge(last - 1):
         last -= 1
         k += 1 if text(last).strip() else 0
     # a caption at the top of the page: up to the line that ends it (at most three lines)
