@@ -8,6 +8,9 @@ a case raises something other than the function's documented errors.
 
     .venv/bin/python scripts/bench_hostile.py            # 200,000-character inputs
     .venv/bin/python scripts/bench_hostile.py --chars 20000 --quiet
+    .venv/bin/python scripts/bench_hostile.py --limits   # hostile SQL, PDF, HTML and allow patterns
+                                                         # through the CLI: time and peak RSS of the
+                                                         # whole process tree under the default limits
 
 tests/test_limits.py runs it with small inputs under a 60 s subprocess
 timeout: the assertion is that every case finishes, not how fast.
@@ -116,7 +119,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--chars", type=int, default=200_000, help="size of each crafted input")
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
+    parser.add_argument("--limits", action="store_true",
+                        help="run the hostile SQL/PDF/HTML/regex cases through the CLI and print time and peak RSS")
+    parser.add_argument("--sql-timeout", type=float, default=5.0, help="--sql-timeout for the SQL cases (--limits)")
     args = parser.parse_args(argv)
+    if args.limits:
+        from scripts.hostile_limits import run_limits
+
+        return run_limits(sql_timeout=args.sql_timeout)
     failures = 0
     total = 0.0
     slowest: tuple[float, str] = (0.0, "")

@@ -136,6 +136,38 @@ def test_a_query_over_the_memory_limit_is_stopped(store: DataStore) -> None:
     assert store.scalar("SELECT count(*) FROM daily") == 3.0
 
 
+def test_a_query_that_allocates_outside_duckdbs_limit_is_stopped(store: DataStore) -> None:
+    """`repeat` allocates outside DuckDB's buffer manager: the SQL process's own memory limit stops it."""
+    for sql in ("SELECT length(repeat('x', 2000000000))", "SELECT length(repeat('長', 700000000))"):
+        with pytest.raises(QueryError, match="memory limit") as info:
+            store.scalar(sql)
+        assert info.value.reason == "metric_error" and "--sql-process-memory" in str(info.value)
+    assert store.scalar("SELECT count(*) FROM daily") == 3.0
+
+
+def test_a_query_duckdb_does_not_interrupt_is_killed_and_the_next_one_runs(tmp_path: Path) -> None:
+    """One long function call ignores DuckDB's interrupt; the SQL process is killed past the limit."""
+    (tmp_path / "daily.csv").write_text("day,clicks\n1,10\n2,20\n3,30\n")
+    ds = DataStore({"daily": str(tmp_path / "daily.csv")}, GateConfig(sql_timeout=0.2))
+    try:
+        with pytest.raises(QueryError, match="process was killed") as info:
+            ds.scalar("SELECT len(list_distinct(range(40000000)))")
+        assert info.value.reason == "metric_error" and "--sql-timeout" in str(info.value)
+        assert ds.scalar("SELECT sum(clicks) FROM daily") == 60.0  # a new process, the datasets loaded again
+    finally:
+        ds.close()
+
+
+def test_one_sql_process_serves_every_query_of_a_run(store: DataStore) -> None:
+    first = store._proc
+    assert first is not None
+    for i in range(200):
+        assert store.scalar(f"SELECT sum(clicks) + {i} FROM daily") == 60.0 + i
+    assert store._proc is first and first.proc.poll() is None
+    store.close()
+    assert first.proc.poll() is not None  # closing the store ends its process
+
+
 def test_no_spill_files_are_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A query over the memory limit may not spill to a temporary folder (that is a write)."""
     (tmp_path / "d.csv").write_text("a\n1\n")

@@ -16,13 +16,16 @@ from typing import Any
 import click
 
 from claimledger._config import (
+    DEFAULT_EXTRACT_MEMORY,
     DEFAULT_FETCH_TIMEOUT,
     DEFAULT_MAX_PDF_PAGES,
     DEFAULT_MAX_SOURCE_BYTES,
+    DEFAULT_MAX_SOURCE_CHARS,
     DEFAULT_MIN_QUOTE_CHARS,
     DEFAULT_PDF_TIMEOUT,
     DEFAULT_REFS_TIMEOUT,
     DEFAULT_SQL_MEMORY,
+    DEFAULT_SQL_PROCESS_MEMORY,
     DEFAULT_SQL_TIMEOUT,
     DEFAULT_TOLERANCE,
     GateConfig,
@@ -151,6 +154,22 @@ def _memory_size(ctx: click.Context, param: click.Parameter, value: str) -> str:
     return value.strip()
 
 
+_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def _byte_size(ctx: click.Context, param: click.Parameter, value: str | int) -> int:
+    """A size such as ``1GB`` or ``768MB`` (binary units) in bytes; at least 64 MB."""
+    if isinstance(value, int):
+        return value
+    match = re.fullmatch(r"(\d{1,9}(?:\.\d{1,3})?)\s?([KMGT]?)i?B", value.strip(), re.IGNORECASE)
+    if not match:
+        raise click.BadParameter(f"{value!r} is not a size such as 768MB or 1GB")
+    size = int(float(match.group(1)) * _UNITS[match.group(2).upper()])
+    if size < 64 << 20:
+        raise click.BadParameter(f"{value!r} is too small: at least 64MB")
+    return size
+
+
 def _apply(fn: Any, options: list[Any]) -> Any:
     for option in reversed(options):
         fn = option(fn)
@@ -201,6 +220,13 @@ def run_options(fn: Any) -> Any:
         click.option("--sql-memory-limit", default=DEFAULT_SQL_MEMORY, show_default=True, metavar="SIZE",
                      callback=_memory_size,
                      help="DuckDB memory limit for ledger SQL, e.g. 512MB or 2GB."),
+        click.option("--sql-process-memory", default="1GB", show_default=True, metavar="SIZE",
+                     callback=_byte_size,
+                     help="Memory limit of the process that runs ledger SQL (killed past it, HIGH finding)."),
+        click.option("--extract-memory", default="1GB", show_default=True, metavar="SIZE", callback=_byte_size,
+                     help="Memory limit of the process that extracts a PDF or HTML source (HIGH finding past it)."),
+        click.option("--max-source-chars", type=click.IntRange(1), default=DEFAULT_MAX_SOURCE_CHARS,
+                     show_default=True, help="Text extracted from one PDF or HTML source beyond this is a HIGH finding."),
         click.option("--quiet", "-q", is_flag=True, help="No progress output on stderr."),
     ]  # fmt: skip
     return _apply(fn, options)
@@ -237,6 +263,9 @@ def config_from(kw: dict[str, Any]) -> GateConfig:
         pdf_timeout=kw.get("pdf_timeout", DEFAULT_PDF_TIMEOUT),
         sql_timeout=kw.get("sql_timeout", DEFAULT_SQL_TIMEOUT),
         sql_memory_limit=kw.get("sql_memory_limit", DEFAULT_SQL_MEMORY),
+        sql_process_memory=kw.get("sql_process_memory", DEFAULT_SQL_PROCESS_MEMORY),
+        extract_memory=kw.get("extract_memory", DEFAULT_EXTRACT_MEMORY),
+        max_source_chars=kw.get("max_source_chars", DEFAULT_MAX_SOURCE_CHARS),
         metrics_files=tuple(kw["metrics_files"]),
         bib_files=tuple(kw.get("bib") or ()),
         offline=bool(kw.get("offline", False)),

@@ -6,8 +6,14 @@ attribute quotes in Python 3.11), so the gate extracts in a child process it
 kills after a time limit. This module imports only the standard library (and
 pypdfium2 for PDFs), so the child starts quickly::
 
-    python -I _extract_worker.py pdf MAX_PAGES < file.pdf
-    python -I _extract_worker.py html < page.html      (UTF-8)
+    python -I _extract_worker.py pdf MEMORY PARENT_PID MAX_CHARS MAX_PAGES < file.pdf
+    python -I _extract_worker.py html MEMORY PARENT_PID MAX_CHARS < page.html      (UTF-8)
+
+The child limits its own memory to MEMORY bytes (``RLIMIT_DATA``, and ``RLIMIT_AS``
+at its start-up size plus MEMORY), is killed when its parent dies
+(``PR_SET_PDEATHSIG``), and stops with ``source_too_large`` once the text it
+extracted passes MAX_CHARS characters. It reads its input from stdin and
+writes nothing to disk.
 
 It writes one JSON object to stdout: ``{"pages": [...], "hidden": [...]}``
 (PDF), ``{"visible": ..., "hidden": ...}`` (HTML) or ``{"error": reason,
@@ -100,7 +106,15 @@ def _split_page(raw: Any, textpage: Any, hidden_objs: set[int]) -> tuple[str, st
     return "".join(visible), "".join(hidden)
 
 
-def extract(data: bytes, max_pages: int) -> dict[str, Any]:
+def _too_much_text(max_chars: int) -> dict[str, Any]:
+    return {
+        "error": "source_too_large",
+        "message": f"the extracted text is over the limit of {max_chars:,} characters (--max-source-chars); "
+        "a file crafted to expand, or raise the limit if the source is just very long",
+    }
+
+
+def extract(data: bytes, max_pages: int, max_chars: int | None = None) -> dict[str, Any]:
     """Visible and hidden text of every page, or an error (reason code and message)."""
     import pypdfium2 as pdfium
     import pypdfium2.raw as raw
@@ -118,6 +132,7 @@ def extract(data: bytes, max_pages: int) -> dict[str, Any]:
             }
         pages: list[str] = []
         hidden: list[str] = []
+        total = 0
         for i in range(n):
             page = doc[i]
             textpage = page.get_textpage()
@@ -134,6 +149,9 @@ def extract(data: bytes, max_pages: int) -> dict[str, Any]:
                 page.close()
             pages.append(text)
             hidden.append(secret)
+            total += len(text) + len(secret)
+            if max_chars is not None and total > max_chars:
+                return _too_much_text(max_chars)
     except pdfium.PdfiumError as exc:
         return {"error": "source_unreadable", "message": f"PDF text cannot be extracted ({exc})"}
     finally:
@@ -141,29 +159,46 @@ def extract(data: bytes, max_pages: int) -> dict[str, Any]:
     return {"pages": pages, "hidden": hidden}
 
 
-def _html_module() -> Any:
-    """claimledger/load/html.py, loaded by path: importing the package would cost a second of start-up."""
+def _module(name: str) -> Any:
+    """A sibling module, loaded by path: importing the package would cost a second of start-up."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("_claimledger_html", Path(__file__).with_name("html.py"))
+    spec = importlib.util.spec_from_file_location(f"_claimledger_{name}", Path(__file__).with_name(f"{name}.py"))
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-def main() -> None:
-    kind = sys.argv[1]
-    data = sys.stdin.buffer.read()
+def _run(kind: str, data: bytes, max_chars: int, rest: list[str]) -> dict[str, Any]:
     if kind == "pdf":
-        result = extract(data, int(sys.argv[2]))
-    else:
-        html = _html_module()
-        try:
-            result = html.html_to_dict(data.decode("utf-8", "surrogatepass"))
-        except html.HTMLUnreadable as exc:
-            result = {"error": "source_unreadable", "message": str(exc)}
-    sys.stdout.buffer.write(json.dumps(result).encode("ascii"))  # \u escapes: lone surrogates survive
+        return extract(data, int(rest[0]), max_chars)
+    html = _module("html")
+    try:
+        result: dict[str, Any] = html.html_to_dict(data.decode("utf-8", "surrogatepass"))
+    except html.HTMLUnreadable as exc:
+        return {"error": "source_unreadable", "message": str(exc)}
+    if len(result.get("visible", "")) + len(result.get("hidden", "")) > max_chars:
+        return _too_much_text(max_chars)
+    return result
+
+
+def main() -> None:
+    kind, memory, parent, max_chars = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+    child = _module("_child")
+    child.die_with_parent(parent)
+    child.limit_memory(memory)
+    if kind == "pdf":
+        import pypdfium2  # noqa: F401  (mapped before the address-space limit is set)
+    child.limit_address_space(memory)
+    try:
+        data = sys.stdin.buffer.read()
+        result = _run(kind, data, max_chars, sys.argv[5:])
+        del data
+        blob = json.dumps(result).encode("ascii")  # \u escapes: lone surrogates survive
+    except MemoryError:
+        blob = json.dumps({"error": "source_too_large", "message": "memory"}).encode("ascii")
+    sys.stdout.buffer.write(blob)
 
 
 if __name__ == "__main__":

@@ -6,40 +6,31 @@ times); Parquet stays a view, read lazily and column by column. Identical SQL
 is computed once per run. After loading, the connection is locked down: file access only
 to the declared files, no extension installs, no configuration changes, a
 memory limit, and a time limit per query. Ledger SQL must be one read-only
-SELECT statement.
+SELECT statement. The connection lives in a child process with its own memory
+limit, killed when a query outlives its time limit (:mod:`._sql_worker`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import json
 import math
-import threading
+import os
+import selectors
+import struct
+import subprocess
+import sys
+import time
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from claimledger._config import GateConfig
 from claimledger._exceptions import ClaimledgerError, SourceError
+from claimledger.load import _sql_worker
 
-_READERS = {
-    ".csv": "read_csv_auto",
-    ".tsv": "read_csv_auto",
-    ".txt": "read_csv_auto",
-    ".parquet": "read_parquet",
-    ".pq": "read_parquet",
-    ".json": "read_json_auto",
-    ".jsonl": "read_json_auto",
-    ".ndjson": "read_json_auto",
-}
-
-
-def _quote_ident(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
-
-
-def _quote_str(value: str) -> str:
-    return "'" + value.replace("'", "''") + "'"
-
+SQL_WORKER_COMMAND: tuple[str, ...] = (sys.executable, "-I", str(Path(_sql_worker.__file__).resolve()))
 
 def file_sha256(path: Path) -> str:
     h = hashlib.sha256()
@@ -57,97 +48,206 @@ class QueryError(ClaimledgerError):
         super().__init__(message)
 
 
+class OtherValue:
+    """A result value of a type that is never a number (a list, a date, ...), named by its type."""
+
+    def __init__(self, type_name: str) -> None:
+        self.type_name = type_name
+
+
+def _untag(tagged: list[Any]) -> Any:
+    kind, text = str(tagged[0]), str(tagged[1])
+    if kind == "none":
+        return None
+    if kind == "bool":
+        return text == "True"
+    if kind == "int":
+        return int(text)
+    if kind == "float":
+        return float(text)
+    if kind == "decimal":
+        return Decimal(text)
+    if kind == "str":
+        return text
+    return OtherValue(text)
+
+
+KILL_GRACE = 3.0  # seconds past --sql-timeout before the SQL process is killed (DuckDB did not stop)
+MAX_ANSWER = 4 << 20  # bytes: two rows of tagged values never come near it
+LOAD_TIMEOUT = 120.0  # seconds to load the declared datasets into the SQL process
+
+
+class _SqlProcess:
+    """One child process holding the sandboxed DuckDB connection (see :mod:`._sql_worker`)."""
+
+    def __init__(self, setup: dict[str, Any], memory: int) -> None:
+        self.proc = subprocess.Popen(
+            [*SQL_WORKER_COMMAND, str(memory), str(os.getpid())],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+        self.send(setup)
+
+    def send(self, message: Any) -> None:
+        assert self.proc.stdin is not None
+        blob = json.dumps(message).encode("utf-8")
+        self.proc.stdin.write(struct.pack(">I", len(blob)) + blob)
+        self.proc.stdin.flush()
+
+    def receive(self, timeout: float) -> Any:
+        """The next answer, or None when the process ended or did not answer within ``timeout`` (killed)."""
+        assert self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        deadline = time.monotonic() + timeout
+        buf = bytearray()
+        need = 4
+        header_done = False
+        with selectors.DefaultSelector() as sel:
+            sel.register(fd, selectors.EVENT_READ)
+            while len(buf) < need:
+                left = deadline - time.monotonic()
+                if left <= 0 or not sel.select(left):
+                    self.kill()
+                    return None
+                chunk = os.read(fd, need - len(buf))
+                if not chunk:
+                    return None
+                buf += chunk
+                if not header_done and len(buf) == 4:
+                    (need,) = struct.unpack(">I", bytes(buf))
+                    buf.clear()
+                    header_done = True
+                    if not 0 < need <= MAX_ANSWER:
+                        self.kill()
+                        return None
+        return json.loads(bytes(buf))
+
+    def ended_by(self) -> str:
+        """How the process ended, for a message ("signal 9", "exit code 1")."""
+        try:
+            code = self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            code = self.proc.returncode
+        return f"signal {-code}" if code is not None and code < 0 else f"exit code {code}"
+
+    def kill(self) -> None:
+        with contextlib.suppress(OSError):
+            self.proc.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=10)
+        self._close_pipes()
+
+    def _close_pipes(self) -> None:
+        for pipe in (self.proc.stdin, self.proc.stdout):
+            with contextlib.suppress(OSError, ValueError):
+                if pipe is not None:
+                    pipe.close()
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            assert self.proc.stdin is not None
+            self.proc.stdin.close()
+        try:
+            self.proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            self.kill()
+        self._close_pipes()
+
+
 class DataStore:
-    """The run's datasets, each loaded once, queried through one sandboxed connection."""
+    """The run's datasets, each loaded once, queried through one sandboxed connection.
+
+    The connection lives in one child process per run (:mod:`._sql_worker`) with a memory limit of
+    its own; a query that outlives ``--sql-timeout`` by :data:`KILL_GRACE` seconds, or that takes
+    the process past its memory limit, ends the process and is a finding; the next query starts a
+    new one (datasets loaded again).
+    """
 
     def __init__(self, datasets: dict[str, str], config: GateConfig) -> None:
-        import duckdb
-
-        self._duckdb = duckdb
         self.config = config
         self.errors: dict[str, SourceError] = {}
         self._memo: dict[str, float | QueryError] = {}
         self.sha256: dict[str, str] = {}
-        self.con = duckdb.connect(
-            ":memory:",
-            config={"autoinstall_known_extensions": False, "autoload_known_extensions": False},
-        )
-        allowed: list[str] = []
+        self._datasets = dict(datasets)
+        self._setup = {"datasets": self._datasets, "memory_limit": config.sql_memory_limit,
+                       "timeout": config.sql_timeout}  # fmt: skip
+        self._proc: _SqlProcess | None = None
+        self._start()
         for name, origin in datasets.items():
-            path = Path(origin)
-            if not path.is_file():
-                self.errors[name] = SourceError(
-                    "dataset_file_missing", f"dataset {name!r}: file {origin} does not exist"
-                )
-                continue
-            reader = _READERS.get(path.suffix.lower())
-            if reader is None:
+            if name not in self.errors:
+                try:
+                    self.sha256[name] = file_sha256(Path(origin))
+                except OSError as exc:
+                    self.errors[name] = SourceError("dataset_unreadable", f"dataset {name!r}: {exc.strerror}")
+
+    def _memory_message(self) -> str:
+        return (f"query stopped: it needs more than the {self.config.sql_memory_limit} memory limit "
+                f"(--sql-memory-limit) or the SQL process's {_size(self.config.sql_process_memory)} limit "
+                "(--sql-process-memory)")  # fmt: skip
+
+    def _start(self) -> _SqlProcess | None:
+        try:
+            proc = _SqlProcess(self._setup, self.config.sql_process_memory)
+        except OSError as exc:
+            for name in self._datasets:
+                self.errors[name] = SourceError("dataset_unreadable", f"cannot start the SQL process: {exc}")
+            return None
+        answer = proc.receive(max(LOAD_TIMEOUT, self.config.sql_timeout))
+        if not isinstance(answer, dict) or not isinstance(answer.get("errors"), dict):
+            why = proc.ended_by()
+            proc.kill()
+            for name in self._datasets:
                 self.errors[name] = SourceError(
                     "dataset_unreadable",
-                    f"dataset {name!r}: unsupported file type {path.suffix!r} (use CSV, Parquet or JSON)",
+                    f"dataset {name!r}: loading the datasets stopped ({why}): over the SQL process memory "
+                    f"limit of {_size(self.config.sql_process_memory)} (--sql-process-memory) or its time "
+                    f"limit of {max(LOAD_TIMEOUT, self.config.sql_timeout):g}s",
                 )
-                continue
-            kind = "VIEW" if reader == "read_parquet" else "TABLE"
-            try:
-                self.con.execute(
-                    f"CREATE {kind} {_quote_ident(name)} AS SELECT * FROM {reader}({_quote_str(str(path))})"
-                )
-            except duckdb.Error as exc:
-                self.errors[name] = SourceError(
-                    "dataset_unreadable", f"dataset {name!r}: cannot read {origin}: {_short(exc)}"
-                )
-                continue
-            self.sha256[name] = file_sha256(path)
-            if kind == "VIEW":
-                allowed.append(str(path))
-        self.con.execute(f"SET allowed_paths=[{', '.join(_quote_str(p) for p in allowed)}]")
-        self.con.execute("SET enable_progress_bar=false")  # never printed into a report on stdout
-        self.con.execute("SET enable_external_access=false")
-        self.con.execute(f"SET memory_limit={_quote_str(config.sql_memory_limit)}")
-        self.con.execute("SET lock_configuration=true")
+            return None
+        for name, (reason, message) in answer["errors"].items():
+            self.errors[str(name)] = SourceError(str(reason), str(message))
+        self._proc = proc
+        return proc
 
     def close(self) -> None:
-        self.con.close()
-
-    def _check_statement(self, sql: str) -> None:
-        try:
-            statements = self._duckdb.extract_statements(sql)
-        except self._duckdb.Error as exc:
-            raise QueryError("metric_error", f"SQL does not parse: {_short(exc)}") from None
-        if len(statements) != 1:
-            raise QueryError("metric_error", f"SQL must be exactly one statement, got {len(statements)}")
-        if statements[0].type != self._duckdb.StatementType.SELECT:
-            raise QueryError(
-                "metric_error", f"only read-only SELECT queries are allowed, not {statements[0].type.name}"
-            )
+        if self._proc is not None:
+            self._proc.close()
+            self._proc = None
 
     def rows(self, sql: str) -> list[tuple[Any, ...]]:
-        """Run one read-only SELECT under the time limit and return its rows."""
-        self._check_statement(sql)
-        timer = threading.Timer(self.config.sql_timeout, self.con.interrupt)
-        timer.start()
+        """Run one read-only SELECT in the SQL process under the time and memory limits; its first two rows."""
+        proc = self._proc or self._start()
+        if proc is None:
+            raise QueryError("metric_error", "the SQL process could not be started; no query was run")
         try:
-            return self.con.execute(sql).fetchmany(2)
-        except self._duckdb.InterruptException:
-            raise QueryError(
-                "metric_error", f"query stopped after the {self.config.sql_timeout:g}s time limit (--sql-timeout)"
-            ) from None
-        except self._duckdb.OutOfMemoryException:
+            proc.send({"sql": sql})
+        except (OSError, ValueError):
+            answer = None
+        else:
+            answer = proc.receive(self.config.sql_timeout + KILL_GRACE)
+        if not isinstance(answer, dict):
+            why = proc.ended_by()
+            self._proc = None
+            proc.kill()
+            if "signal 9" in why:  # killed by us at the deadline
+                raise QueryError(
+                    "metric_error",
+                    f"query stopped after the {self.config.sql_timeout:g}s time limit (--sql-timeout); "
+                    "DuckDB did not stop it, so its process was killed",
+                )
             raise QueryError(
                 "metric_error",
-                f"query stopped: it needs more than the {self.config.sql_memory_limit} memory limit "
-                "(--sql-memory-limit)",
-            ) from None
-        except self._duckdb.Error as exc:
-            message = _short(exc)
-            for name, err in self.errors.items():
-                if name.lower() in message.lower():
-                    raise QueryError(err.reason, err.message) from None
-            if "does not exist" in message and "Table" in message:
-                raise QueryError("dataset_undeclared", f"{message} (declare it under `datasets:`)") from None
-            raise QueryError("metric_error", f"SQL error: {message}") from None
-        finally:
-            timer.cancel()
+                f"query stopped: the SQL process ended ({why}), most likely over its memory limit of "
+                f"{_size(self.config.sql_process_memory)} (--sql-process-memory)",
+            )
+        if "error" in answer:
+            reason, message = (str(x) for x in answer["error"])
+            if reason == "memory":
+                raise QueryError("metric_error", self._memory_message())
+            raise QueryError(reason, message)
+        return [tuple(_untag(v) for v in row) for row in answer["rows"]]
 
     def columns(self, name: str) -> list[str]:
         """The column names of a declared, loaded dataset, in order (exact case)."""
@@ -181,6 +281,10 @@ class DataStore:
         return to_number(rows[0][0])
 
 
+def _size(n: int) -> str:
+    return f"{n / (1 << 30):g} GB" if n >= 1 << 30 else f"{n / (1 << 20):g} MB"
+
+
 def to_number(value: Any) -> float:
     """A recomputed result as a finite float, or a :class:`QueryError`."""
     if value is None:
@@ -190,11 +294,8 @@ def to_number(value: Any) -> float:
     if isinstance(value, (int, float, Decimal)):
         number = float(value)
     else:
-        raise QueryError("metric_error", f"the recomputed value is {type(value).__name__}, not a number")
+        name = value.type_name if isinstance(value, OtherValue) else type(value).__name__
+        raise QueryError("metric_error", f"the recomputed value is {name}, not a number")
     if not math.isfinite(number):
         raise QueryError("result_non_finite", f"the recomputed value is {number} (not finite)")
     return number
-
-
-def _short(exc: BaseException) -> str:
-    return str(exc).strip().splitlines()[0][:300]

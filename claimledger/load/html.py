@@ -119,7 +119,9 @@ class HTMLUnreadable(Exception):
     """
 
 
-def html_extract(markup: str, timeout: float | None = None) -> tuple[str, str, dict[str, Any]]:
+def html_extract(
+    markup: str, timeout: float | None = None, *, memory: int = 1 << 30, max_chars: int = 20_000_000
+) -> tuple[str, str, dict[str, Any]]:
     """:func:`html_to_text`, in a child process killed after ``timeout`` seconds when one is given.
 
     Python's ``html.parser`` is quadratic on some malformed input (unclosed
@@ -135,7 +137,9 @@ def html_extract(markup: str, timeout: float | None = None) -> tuple[str, str, d
             raise SourceError("source_unreadable", str(exc)) from None
     from claimledger.load.isolate import run_extractor
 
-    result = run_extractor("html", markup.encode("utf-8", "surrogatepass"), (), timeout)
+    result = run_extractor(
+        "html", markup.encode("utf-8", "surrogatepass"), (), timeout, memory=memory, max_chars=max_chars
+    )
     return html_result(result)
 
 

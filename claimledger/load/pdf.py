@@ -9,6 +9,7 @@ returned apart as hidden text: a quote found only there is not verified.
 
 from __future__ import annotations
 
+from claimledger._config import DEFAULT_EXTRACT_MEMORY, DEFAULT_MAX_SOURCE_CHARS
 from claimledger._exceptions import SourceError
 from claimledger.load import _extract_worker
 from claimledger.load.isolate import run_extractor
@@ -17,7 +18,12 @@ PAGE_SEPARATOR = "\n\n"
 
 
 def pdf_extract(
-    data: bytes, *, max_pages: int = 2000, timeout: float | None = None
+    data: bytes,
+    *,
+    max_pages: int = 2000,
+    timeout: float | None = None,
+    memory: int = DEFAULT_EXTRACT_MEMORY,
+    max_chars: int = DEFAULT_MAX_SOURCE_CHARS,
 ) -> tuple[str, tuple[int, ...], str]:
     """Visible text, the offset where each page starts, and the hidden text of a PDF.
 
@@ -28,11 +34,11 @@ def pdf_extract(
     long or too slow PDF.
     """
     if timeout is None:
-        result = _extract_worker.extract(data, max_pages)
+        result = _extract_worker.extract(data, max_pages, max_chars)
         if "error" in result:
             raise SourceError(str(result["error"]), str(result.get("message", "")))
     else:
-        result = run_extractor("pdf", data, (str(max_pages),), timeout)
+        result = run_extractor("pdf", data, (str(max_pages),), timeout, memory=memory, max_chars=max_chars)
     parts = [str(p) for p in result.get("pages", [])]
     hidden_parts = [str(h) for h in result.get("hidden", [])]
     starts: list[int] = []

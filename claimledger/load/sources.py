@@ -98,14 +98,16 @@ def extract(data: bytes, media_type: str, config: GateConfig) -> Extracted:
     """Text a reader sees, page starts (PDF), hidden text (HTML; invisible PDF text), readings
     and notes kept apart, and anchors back to lines and columns of the file."""
     if media_type == "application/pdf":
-        text, pages, hidden = pdf_extract(data, max_pages=config.max_pdf_pages, timeout=config.pdf_timeout)
+        text, pages, hidden = pdf_extract(data, max_pages=config.max_pdf_pages, timeout=config.pdf_timeout,
+                                          memory=config.extract_memory, max_chars=config.max_source_chars)  # fmt: skip
         return Extracted(text, pages, hidden)
     if media_type == DOCX:
         from claimledger.load.docx import docx_extract
 
         return docx_extract(data)
     if media_type == "text/html":
-        visible, hidden, *extras = html_extract(decode_text(data), timeout=config.pdf_timeout)
+        visible, hidden, *extras = html_extract(decode_text(data), timeout=config.pdf_timeout,
+                                                memory=config.extract_memory, max_chars=config.max_source_chars)  # fmt: skip
         more = extras[0] if extras else {}
         readings = tuple((int(o), "ruby", str(t)) for o, t in more.get("readings", []))
         anchors = tuple((int(o), int(line), int(col)) for o, line, col in more.get("anchors", []))

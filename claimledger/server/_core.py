@@ -20,6 +20,7 @@ so that a reply never shows where the server keeps its files.
 from __future__ import annotations
 
 import dataclasses
+import os
 import posixpath
 import shutil
 import tempfile
@@ -179,6 +180,7 @@ class Workspace:
             fs = RootFS(resolved)
         except OSError as exc:
             raise InputError(f"--root {root}: cannot open ({exc.strerror})") from None
+        sweep_stale_request_folders()
         return cls(resolved, config or GateConfig(), allow_urls, fs, judge)
 
     def client_parts(self, given: str, *, what: str) -> list[str]:
@@ -202,6 +204,32 @@ class Workspace:
             return self.config
         return dataclasses.replace(self.config, min_quote_chars=options.min_quote_chars,
                                    default_tolerance=options.tolerance, fail_closed=options.fail_closed)  # fmt: skip
+
+
+REQUEST_PREFIX = "claimledger-req-"
+
+
+def sweep_stale_request_folders() -> int:
+    """Remove the request folders (inline content) that a killed server left behind; how many.
+
+    A folder is named ``claimledger-req-<pid>-...`` after the process that made it, and removed
+    only when that process no longer exists.
+    """
+    removed = 0
+    for folder in Path(tempfile.gettempdir()).glob(REQUEST_PREFIX + "*-*"):
+        pid = folder.name[len(REQUEST_PREFIX) :].split("-", 1)[0]
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+            continue  # its server is alive
+        except ProcessLookupError:
+            pass
+        except OSError:
+            continue  # alive, another user's
+        shutil.rmtree(folder, ignore_errors=True)
+        removed += 1
+    return removed
 
 
 def _content(value: ContentArg) -> Content:
@@ -232,7 +260,8 @@ class Run:
 
     def tmp(self) -> Path:
         if self._tmp is None:
-            self._tmp = Path(tempfile.mkdtemp(prefix="claimledger-req-")).resolve()  # mode 0700
+            prefix = f"{REQUEST_PREFIX}{os.getpid()}-"
+            self._tmp = Path(tempfile.mkdtemp(prefix=prefix)).resolve()  # mode 0700
         return self._tmp
 
     def _write(self, name: str, text: str) -> Path:
