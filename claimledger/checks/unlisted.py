@@ -43,16 +43,52 @@ from claimledger.reconcile import assign_tier
 CHECK = "unlisted_audit"
 
 
-def compile_allow(patterns: Iterable[str]) -> list[re.Pattern[str]]:
-    """Compile allow patterns (regular expressions matched against the whole item)."""
-    out: list[re.Pattern[str]] = []
-    for p in patterns:
-        try:
-            out.append(re.compile(p))
-        except re.error as exc:
-            from claimledger._exceptions import InputError
+MAX_ALLOW_PATTERN = 1000  # characters in one allow pattern
+MAX_ALLOW_PATTERNS = 1000  # allow patterns in one run
+MAX_ALLOW_MEMORY = 8 << 20  # bytes RE2 may use for one compiled pattern
 
-            raise InputError(f"--allow {p!r} is not a valid regular expression: {exc}") from None
+
+class AllowPattern:
+    """An allow pattern, matched in full against an item in linear time (RE2: no backtracking).
+
+    The patterns come from the command line, an allow file or an HTTP/MCP request, so they are
+    untrusted: Python's ``re`` backtracks (``(a+)+`` on 27 characters holds it for 17 s), RE2
+    never does. RE2 syntax is Python's without lookarounds and backreferences; a pattern using
+    them is refused with a clear message. A literal string is a pattern that matches itself
+    (escape ``.``, ``(`` and the like, or they keep their regex meaning).
+    """
+
+    def __init__(self, pattern: str) -> None:
+        import re2
+
+        from claimledger._exceptions import InputError
+
+        if len(pattern) > MAX_ALLOW_PATTERN:
+            raise InputError(f"--allow pattern of {len(pattern):,} characters: at most {MAX_ALLOW_PATTERN:,}")
+        options = re2.Options()
+        options.log_errors = False  # the message goes into the InputError, not to stderr
+        options.max_mem = MAX_ALLOW_MEMORY
+        try:
+            self._re = re2.compile(pattern, options)
+        except re2.error as exc:
+            why = exc.args[0].decode("utf-8", "replace") if exc.args and isinstance(exc.args[0], bytes) else str(exc)
+            hint = ""
+            if any(t in pattern for t in ("(?=", "(?!", "(?<=", "(?<!")) or re.search(r"\\[1-9]", pattern):
+                hint = " (lookarounds and backreferences are not supported: allow patterns run in linear time)"
+            raise InputError(f"--allow {pattern!r} is not a usable regular expression: {why}{hint}") from None
+        self.pattern = pattern
+
+    def fullmatch(self, text: str) -> bool:
+        return self._re.fullmatch(text) is not None
+
+
+def compile_allow(patterns: Iterable[str]) -> list[AllowPattern]:
+    """Compile allow patterns (RE2 regular expressions matched against the whole item)."""
+    out = [AllowPattern(p) for p in patterns]
+    if len(out) > MAX_ALLOW_PATTERNS:
+        from claimledger._exceptions import InputError
+
+        raise InputError(f"{len(out):,} allow patterns: at most {MAX_ALLOW_PATTERNS:,}")
     return out
 
 
@@ -69,7 +105,7 @@ def read_allow_file(path: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
 
 
-def _allowed(text: str, allow: Sequence[re.Pattern[str]]) -> bool:
+def _allowed(text: str, allow: Sequence[AllowPattern]) -> bool:
     probe = unicodedata.normalize("NFKC", text).strip()
     return any(p.fullmatch(text) or p.fullmatch(probe) for p in allow)
 
@@ -129,7 +165,7 @@ class Auditor:
             out.add(line)
         return out
 
-    def run(self, allow: Sequence[re.Pattern[str]] = (), span: tuple[int, int] | None = None) -> list[Finding]:
+    def run(self, allow: Sequence[AllowPattern] = (), span: tuple[int, int] | None = None) -> list[Finding]:
         a = self.analysis
         lo, hi = span if span else (0, len(a.draft.prose))
         findings: list[Finding] = []

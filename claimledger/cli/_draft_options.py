@@ -29,7 +29,7 @@ def source_options(fn: Any) -> Any:
 def allow_options(fn: Any) -> Any:
     options = [
         click.option("--allow", "allow", multiple=True, metavar="REGEX",
-                     help="Do not audit a figure, quotation or key that this regex matches in full (repeatable)."),
+                     help="Do not audit a figure, quotation or key that this regex (RE2: linear time, no lookarounds or backreferences) matches in full (repeatable)."),
         click.option("--allow-file", type=click.Path(path_type=Path, dir_okay=False),
                      help="File of allow patterns, one regex a line (# comments)."),
         click.option("--section", metavar="HEADING", help="Audit only the section under this heading."),
