@@ -153,6 +153,58 @@ def document_cases(folder: Path) -> list[tuple[str, str, float, int, str]]:
     return rows
 
 
+def pdf_page_cost(pages: int = 20) -> list[tuple[str, float, int, int]]:
+    """Extraction time per page (in-process, no child start) of reportlab reports, EN and JA.
+
+    Each page: dense body text at 9 pt, a running header, a page number; on the "figure" pages
+    also an image and a table drawn with lines and a shaded header row (such pages are rendered
+    and judged character by character, :mod:`claimledger.load._pdf_ink`; plain pages are not).
+    """
+    import io
+
+    from PIL import Image
+    from reportlab.lib.utils import ImageReader
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.pdfgen.canvas import Canvas
+
+    from claimledger.load._extract_worker import extract
+
+    pdfmetrics.registerFont(UnicodeCIDFont("HeiseiMin-W3"))
+    en = "The survey found that adoption of verification tools rose steadily across the sector. "
+    ja = "調査によれば、生成AIを業務で使う企業は前年の約4倍に増え、検証の手順も広がった。"
+    out = []
+    for lang, sentence, font, figures in (("EN", en, "Helvetica", False), ("EN", en, "Helvetica", True),
+                                          ("JA", ja, "HeiseiMin-W3", False), ("JA", ja, "HeiseiMin-W3", True)):
+        buf = io.BytesIO()
+        c = Canvas(buf)
+        img = ImageReader(Image.new("RGB", (64, 48), (90, 120, 160)))
+        for n in range(pages):
+            c.setFont(font, 8)
+            c.drawString(36, 815, "Annual Report 2024 / 年次報告")
+            c.setFont(font, 9)
+            y = 790.0
+            while y > 60:
+                c.drawString(36, y, (sentence * 3)[: 110 if lang == "EN" else 52])
+                y -= 12.5
+            if figures:
+                c.drawImage(img, 300, 500, width=200, height=150)
+                c.setFillColorRGB(0.9, 0.9, 0.9)
+                c.rect(36, 300, 500, 14, stroke=0, fill=1)
+                c.setFillColorRGB(0, 0, 0)
+                c.grid([36, 200, 360, 536], [300, 314, 328, 342])
+            c.drawString(290, 30, str(n + 1))
+            c.showPage()
+        c.save()
+        data = buf.getvalue()
+        start = time.perf_counter()
+        result = extract(data, 10_000)
+        elapsed = time.perf_counter() - start
+        chars = sum(len(p) for p in result["pages"])
+        out.append((f"{lang} {'figure' if figures else 'plain'}", elapsed / pages, chars // pages, len(data)))
+    return out
+
+
 EXTRA_CASES: list[Callable[[Path], list[tuple[str, str, float, int, str]]]] = [document_cases]
 
 
@@ -168,4 +220,7 @@ def run_limits(sql_timeout: float = 5.0) -> int:
     for kind, name, elapsed, peak, finding in rows:
         out.write(f"{kind:5} {name:44} {elapsed:8.1f} {peak / 2**20:6.0f} MB  {finding}\n")
     print(out.getvalue(), end="")
+    for lang, per_page, chars, size in pdf_page_cost():
+        print(f"PDF   {lang} pages of {chars:,} chars ({size / 1e3:.0f} KB for 20): "
+              f"{per_page * 1000:.0f} ms a page to extract and judge visibility")
     return 0

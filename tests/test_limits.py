@@ -48,8 +48,9 @@ def test_a_pdf_that_hangs_the_extractor_is_stopped_and_reported(tmp_path: Path) 
         [("B", "bomb", "Visible text on the page"), ("OK", "ok", "reduced errors by 37 percent")],
     )
     start = time.monotonic()
-    report = gate(path, config=GateConfig(pdf_timeout=1.0, cache_dir=tmp_path / "cache"))
-    assert time.monotonic() - start < 30
+    # 5 s: the bomb needs hours; the good PDF needs under a second, more on a loaded machine
+    report = gate(path, config=GateConfig(pdf_timeout=5.0, cache_dir=tmp_path / "cache"))
+    assert time.monotonic() - start < 40
     by = {f.claim_id: f for f in report.findings}
     assert by["B"].reason is Reason.SOURCE_EXTRACTION_TIMEOUT and by["B"].tier is Tier.HIGH
     assert "--extract-timeout" in by["B"].message

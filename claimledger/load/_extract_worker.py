@@ -19,16 +19,13 @@ It writes one JSON object to stdout: ``{"pages": [...], "hidden": [...]}``
 (PDF), ``{"visible": ..., "hidden": ...}`` (HTML) or ``{"error": reason,
 "message": ...}``.
 
-Text a reader cannot see is kept apart, page by page:
-
-* text drawn with render mode 3 (invisible; OCR layers over scans use it too,
-  so it is reported, never silently dropped),
-* text filled in white or near-white (white on a white page), or fully
-  transparent,
-* text smaller than half a point.
-
-A page without such text takes the fast path (one call for the whole page);
-only pages that hold a hidden text object are read character by character.
+Text a reader cannot see is kept apart, page by page (OCR layers over scans
+are reported as hidden, never silently dropped). Whether a character is seen
+is decided from the rendered page (:mod:`._pdf_ink`): a page of plain dark
+text takes the fast path (one call for the whole page); any other page is
+rendered and read character by character. When rendering cannot judge a page
+(its fonts could not be drawn), the attribute rules below decide: render mode
+3, white or near-white fill, fully transparent, smaller than half a point.
 """
 
 from __future__ import annotations
@@ -114,6 +111,42 @@ def _too_much_text(max_chars: int) -> dict[str, Any]:
     }
 
 
+def _by_ink(chars: list[tuple[str, int | None, Any]], seen: list[bool]) -> tuple[str, str]:
+    """Visible and hidden text of a page from the per-character decision of :mod:`._pdf_ink`."""
+    visible: list[str] = []
+    hidden: list[str] = []
+    was_hidden = False
+    for (ch, _addr, _box), ok in zip(chars, seen, strict=True):
+        if ok:
+            visible.append(ch)
+        else:
+            if not was_hidden and hidden:
+                hidden.append("\n")
+            hidden.append(ch)
+        was_hidden = not ok
+    return "".join(visible), "".join(hidden).strip()
+
+
+def _read_page(raw: Any, ink: Any, page: Any, textpage: Any) -> tuple[str, str]:
+    """Visible and hidden text of one page: rendered and judged by ink; by attributes when it cannot be."""
+    tp = textpage.raw
+    if raw.FPDFText_CountChars(tp) <= 0:
+        return "", ""
+    whole = textpage.get_text_range()
+    if not ink.needs_rendering(raw, page, tp):
+        return whole, ""  # only plain dark text on the page: nothing can hide any of it
+    chars = ink.char_boxes(raw, tp)
+    hidden_objs = _hidden_objects(
+        raw, raw.FPDFPage_CountObjects(page.raw), lambda j, p=page.raw: raw.FPDFPage_GetObject(p, j)
+    )
+    seen = ink.visible_chars(raw, page, tp, chars)  # removes the page's text objects: the last use of the page
+    if seen is None:  # the page could not be judged by rendering: the attribute checks
+        return _split_page(raw, textpage, hidden_objs) if hidden_objs else (whole, "")
+    if all(seen):
+        return whole, ""
+    return _by_ink(chars, seen)
+
+
 def extract(data: bytes, max_pages: int, max_chars: int | None = None) -> dict[str, Any]:
     """Visible and hidden text of every page, or an error (reason code and message)."""
     import pypdfium2 as pdfium
@@ -133,17 +166,12 @@ def extract(data: bytes, max_pages: int, max_chars: int | None = None) -> dict[s
         pages: list[str] = []
         hidden: list[str] = []
         total = 0
+        ink = _module("_pdf_ink")
         for i in range(n):
             page = doc[i]
             textpage = page.get_textpage()
             try:
-                hidden_objs = _hidden_objects(
-                    raw, raw.FPDFPage_CountObjects(page.raw), lambda j, p=page.raw: raw.FPDFPage_GetObject(p, j)
-                )
-                if hidden_objs:
-                    text, secret = _split_page(raw, textpage, hidden_objs)
-                else:
-                    text, secret = textpage.get_text_range(), ""
+                text, secret = _read_page(raw, ink, page, textpage)
             finally:
                 textpage.close()
                 page.close()
