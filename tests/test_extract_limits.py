@@ -30,7 +30,7 @@ def expanding_pdf(repeats: int, pages: int = 1, line: str = "Expanding text 0123
     The stream compresses about 1000x and is stored once, so the text grows with pages x repeats
     while the file does not.
     """
-    ops = "BT /F1 1 Tf 10 700 Td " + f"({line}) Tj 0 -1 Td " * repeats + "ET"
+    ops = "BT /F1 10 Tf 20 780 Td " + f"({line}) Tj 0 -12 Td " * repeats + "ET"
     stream = zlib.compress(ops.encode("latin-1"), 9)
     kids = " ".join(f"{6 + i} 0 R" for i in range(pages))
     objects = [
@@ -86,7 +86,7 @@ def test_an_extraction_over_its_memory_limit_is_stopped_and_says_which_limit() -
     assert info.value.reason in ("source_too_large", "source_unreadable")
     assert "--extract-memory" in str(info.value)
     # a small page within the same limit reads
-    visible, _hidden = html_extract("<p>" + "<i>a</i>" * 1000 + "</p>", timeout=60.0, memory=48 << 20)
+    visible, _hidden, _extras = html_extract("<p>" + "<i>a</i>" * 1000 + "</p>", timeout=60.0, memory=48 << 20)
     assert visible == "a" * 1000
 
 
