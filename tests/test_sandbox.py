@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from claimledger import GateConfig, LedgerError, Outcome, Reason, Status, Tier, gate
+from claimledger.load import data as data_module
 from claimledger.load.data import DataStore, QueryError
 from claimledger.load.ledger import parse_ledger
 
@@ -145,15 +146,37 @@ def test_a_query_that_allocates_outside_duckdbs_limit_is_stopped(store: DataStor
     assert store.scalar("SELECT count(*) FROM daily") == 3.0
 
 
-def test_a_query_duckdb_does_not_interrupt_is_killed_and_the_next_one_runs(tmp_path: Path) -> None:
-    """One long function call ignores DuckDB's interrupt; the SQL process is killed past the limit."""
+def test_a_query_duckdb_does_not_interrupt_is_stopped(tmp_path: Path) -> None:
+    """One long function call ignores DuckDB's interrupt (341 s with a 0.2 s limit before): stopped now,
+    by DuckDB or by killing its process, whichever comes first on this machine."""
     (tmp_path / "daily.csv").write_text("day,clicks\n1,10\n2,20\n3,30\n")
     ds = DataStore({"daily": str(tmp_path / "daily.csv")}, GateConfig(sql_timeout=0.2))
     try:
-        with pytest.raises(QueryError, match="process was killed") as info:
+        with pytest.raises(QueryError, match="time limit") as info:
             ds.scalar("SELECT len(list_distinct(range(40000000)))")
         assert info.value.reason == "metric_error" and "--sql-timeout" in str(info.value)
+        assert ds.scalar("SELECT sum(clicks) FROM daily") == 60.0
+    finally:
+        ds.close()
+
+
+def test_a_query_past_the_deadline_is_killed_and_the_next_one_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The kill itself: the deadline is put before DuckDB's own interrupt, so the process must be killed."""
+    (tmp_path / "daily.csv").write_text("day,clicks\n1,10\n2,20\n3,30\n")
+    monkeypatch.setattr(data_module, "KILL_GRACE", -1.5)  # kill 0.5 s after the query, DuckDB waits 2 s
+    ds = DataStore({"daily": str(tmp_path / "daily.csv")}, GateConfig(sql_timeout=2.0))
+    try:
+        first = ds._proc
+        assert first is not None
+        with pytest.raises(QueryError, match="process was killed") as info:
+            ds.scalar("SELECT count(*) FROM range(1000000000) a, range(1000000000) b WHERE a.range + b.range = 7")
+        assert info.value.reason == "metric_error" and "--sql-timeout" in str(info.value)
+        assert first.proc.poll() is not None  # killed and reaped
+        monkeypatch.setattr(data_module, "KILL_GRACE", 3.0)
         assert ds.scalar("SELECT sum(clicks) FROM daily") == 60.0  # a new process, the datasets loaded again
+        assert ds._proc is not first
     finally:
         ds.close()
 
