@@ -130,6 +130,13 @@ class Worker:
             return ["metric_error", f"only read-only SELECT queries are allowed, not {statements[0].type.name}"]
         return None
 
+    def columns(self, name: str) -> dict[str, Any]:
+        try:
+            cur = self.con.execute(f"SELECT * FROM {_q_ident(name)} LIMIT 0")
+        except self.duckdb.Error as exc:
+            return {"error": ["dataset_unreadable", f"dataset {name!r}: {_short(exc)}"]}
+        return {"columns": [str(d[0]) for d in (cur.description or [])]}
+
     def query(self, sql: str) -> dict[str, Any]:
         refused = self.check_statement(sql)
         if refused is not None:
@@ -185,7 +192,10 @@ def main() -> None:
         if message is None:
             return
         try:
-            answer = worker.query(str(message["sql"]))
+            if "columns" in message:
+                answer = worker.columns(str(message["columns"]))
+            else:
+                answer = worker.query(str(message["sql"]))
         except MemoryError:
             answer = {"error": ["memory", ""]}
         write_message(stdout, answer)

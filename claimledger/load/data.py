@@ -216,13 +216,13 @@ class DataStore:
             self._proc.close()
             self._proc = None
 
-    def rows(self, sql: str) -> list[tuple[Any, ...]]:
-        """Run one read-only SELECT in the SQL process under the time and memory limits; its first two rows."""
+    def _ask(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Send one request to the SQL process and wait for its answer under the time limit."""
         proc = self._proc or self._start()
         if proc is None:
             raise QueryError("metric_error", "the SQL process could not be started; no query was run")
         try:
-            proc.send({"sql": sql})
+            proc.send(message)
         except (OSError, ValueError):
             answer = None
         else:
@@ -242,6 +242,11 @@ class DataStore:
                 f"query stopped: the SQL process ended ({why}), most likely over its memory limit of "
                 f"{_size(self.config.sql_process_memory)} (--sql-process-memory)",
             )
+        return answer
+
+    def rows(self, sql: str) -> list[tuple[Any, ...]]:
+        """Run one read-only SELECT in the SQL process under the time and memory limits; its first two rows."""
+        answer = self._ask({"sql": sql})
         if "error" in answer:
             reason, message = (str(x) for x in answer["error"])
             if reason == "memory":
@@ -251,11 +256,11 @@ class DataStore:
 
     def columns(self, name: str) -> list[str]:
         """The column names of a declared, loaded dataset, in order (exact case)."""
-        try:
-            cur = self.con.execute(f"SELECT * FROM {_quote_ident(name)} LIMIT 0")
-        except self._duckdb.Error as exc:
-            raise QueryError("dataset_unreadable", f"dataset {name!r}: {_short(exc)}") from None
-        return [str(d[0]) for d in (cur.description or [])]
+        answer = self._ask({"columns": name})
+        if "error" in answer:
+            reason, message = (str(x) for x in answer["error"])
+            raise QueryError(reason, message)
+        return [str(c) for c in answer["columns"]]
 
     def scalar(self, sql: str) -> float:
         """Run SQL that returns exactly one numeric value; fail closed on anything else.
