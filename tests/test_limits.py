@@ -52,8 +52,13 @@ def test_a_pdf_that_hangs_the_extractor_is_stopped_and_reported(tmp_path: Path) 
     report = gate(path, config=GateConfig(pdf_timeout=5.0, cache_dir=tmp_path / "cache"))
     assert time.monotonic() - start < 40
     by = {f.claim_id: f for f in report.findings}
-    assert by["B"].reason is Reason.SOURCE_EXTRACTION_TIMEOUT and by["B"].tier is Tier.HIGH
-    assert "--extract-timeout" in by["B"].message
+    # stopped by its time limit, or (sooner, on a fast machine) by its memory limit: HIGH either way
+    assert by["B"].tier is Tier.HIGH and by["B"].status is not Status.VERIFIED
+    if by["B"].reason is Reason.SOURCE_EXTRACTION_TIMEOUT:
+        assert "--extract-timeout" in by["B"].message
+    else:
+        assert by["B"].reason in (Reason.SOURCE_TOO_LARGE, Reason.SOURCE_UNREADABLE)
+        assert "--extract-memory" in by["B"].message
     assert by["OK"].status is Status.VERIFIED  # the other claim is still checked
     assert report.outcome is Outcome.FAIL
 
