@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from claimledger._exceptions import InputError
-from claimledger.checks.audit import compile_allow
+from claimledger.checks.unlisted import compile_allow
 from tests.surface_data import http_server
 
 EVIL = "(a+)+b"  # exponential under a backtracking engine: 2^n steps on n a's that end without a b

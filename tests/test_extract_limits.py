@@ -16,8 +16,8 @@ import pytest
 
 from claimledger import GateConfig
 from claimledger._exceptions import SourceError
-from claimledger.index import index_source
 from claimledger.load.html import html_extract
+from claimledger.load.index import index_source
 from claimledger.load.pdf import pdf_extract
 from claimledger.server._core import REQUEST_PREFIX, sweep_stale_request_folders
 

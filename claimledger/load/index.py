@@ -44,6 +44,7 @@ _READING_CODE = (
     "load/sources.py",
     "load/isolate.py",
     "load/_extract_worker.py",
+    "load/_pdf_ink.py",
     "load/html.py",
     "load/pdf.py",
     "load/text.py",
