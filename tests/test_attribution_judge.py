@@ -236,3 +236,23 @@ def test_a_locator_waits_for_the_judge_evidence(tmp_path: Path) -> None:
     assert not [f for f in data["findings"] if f["reason"] == "locator_unchecked"]
     wrong = next(f for f in data["findings"] if f["reason"] == "locator_wrong")
     assert "p. 3" in wrong["message"] and wrong["tier"] == "HIGH"
+
+
+def test_timeouts_and_refusals_are_med_never_verified(tmp_path: Path) -> None:
+    ledger = _workspace(tmp_path / "ws", ["SUP", "SUPJA"])
+    table = {
+        "quits fell by half": Reply(content=None, refusal="I can't help with that."),
+        "効果は1年後に消えた": Reply(verdict("supported", "その効果は1年後に消えた").content, delay=3.0),
+    }
+    with chat_server(policy=table_policy(table)) as srv:
+        result = CliRunner().invoke(cli, [
+            "check", "--ledger", str(ledger), "--format", "json", "--judge", "openai", "--judge-model", "fake",
+            "--judge-url", srv.base_url + "/v1", "--judge-timeout", "0.5", "--judge-cache", str(tmp_path / "c.sqlite3"),
+        ])  # fmt: skip
+    data = json.loads(result.output)
+    assert result.exit_code == 3 and data["outcome"] == "PARTIAL"
+    got = {f["claim_id"]: f for f in data["findings"] if f["check"] == "semantic_judge"}
+    assert got["SUP"]["reason"] == "judge_failed" and got["SUP"]["extra"]["failure"] == "refusal"
+    assert got["SUPJA"]["reason"] == "judge_failed" and got["SUPJA"]["extra"]["failure"] == "timeout"
+    assert all(f["tier"] == "MED" for f in got.values())
+    assert not [f for f in data["findings"] if f["status"] == "verified"]
