@@ -67,6 +67,7 @@ bench: $(STAMP)
 eval: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[dev,eval]"
 	$(BIN)/python -m evaluation.run $(EVAL_ARGS)
+	$(BIN)/python scripts/refs_bench.py
 
 ## fuzz: coverage-guided fuzzing (atheris) of the ledger, source and draft loaders for FUZZ_SECONDS each;
 ## fails on the first crash and keeps the input in .fuzz/<target>-crash-*

@@ -255,6 +255,12 @@ class World:
                 return 404, "application/vnd.api+json", _json({"errors": [{"status": "404",
                     "title": "The resource you are looking for doesn't exist."}]})  # fmt: skip
             return 200, "application/vnd.api+json", _json(datacite_doc(w, doi))
+        if service == "arxiv" and rest == "/query" and "search_query" in q:
+            phrase = q["search_query"].removeprefix("ti:").strip('"')
+            hits = [w for w in self.works if "arxiv" in w.services
+                    and fuzz.token_set_ratio(phrase.casefold(), w.title.casefold()) >= 60]  # fmt: skip
+            hits.sort(key=lambda w: -fuzz.token_sort_ratio(phrase.casefold(), w.title.casefold()))
+            return 200, "application/atom+xml", arxiv_feed([arxiv_entry(w) for w in hits[:5]], "search")
         if service == "arxiv" and rest == "/query":
             ident = q.get("id_list", "")
             qs = f"id_list={ident}"

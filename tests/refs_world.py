@@ -40,5 +40,10 @@ PREPRINT_LATER_PUBLISHED = Work(  # on arXiv in 2019, cited by its 2021 journal 
     arxiv="1905.01234", kind="posted-content", services=("arxiv", "datacite"),
 )  # fmt: skip
 
+PUBLISHED_VERSION = Work(  # the journal version of the preprint above (its arXiv record names no journal)
+    "Robust Estimation of Heavy Tails", [("Chen", "Wu"), ("Pia", "Laine")], 2021,
+    venue="Annals of Statistics", doi="10.5555/aos.2021.49",
+)  # fmt: skip
+
 WORLD = [ATTENTION, NOT_ALL, RETRACTED, CORRECTED, ARXIV_DATACITE_ONLY, OPENALEX_ONLY, JAPANESE,
-         PREPRINT_LATER_PUBLISHED]  # fmt: skip
+         PREPRINT_LATER_PUBLISHED, PUBLISHED_VERSION]  # fmt: skip

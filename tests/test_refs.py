@@ -17,6 +17,7 @@ from claimledger.refs.verdicts import (
     MISMATCH,
     NOT_CHECKED,
     NOT_FOUND,
+    PARTLY,
     RETRACTED,
     SERVICE_ERROR,
     VERIFIED,
@@ -138,10 +139,39 @@ def test_japanese_reference(fake: Fake) -> None:
 
 def test_preprint_cited_by_its_published_year(fake: Fake) -> None:
     w = PREPRINT_LATER_PUBLISHED
+    v = one(fake, Reference("wu", w.title, ("Wu, Chen",), 2021, arxiv=w.arxiv))
+    assert v.reason == VERIFIED and v.record is not None and v.record.service == "arxiv", v.message
+    # the arXiv record names no journal: the published version found by title search confirms it ...
     v = one(fake, Reference("wu", w.title, ("Wu, Chen",), 2021, "Annals of Statistics", arxiv=w.arxiv))
-    assert v.reason == VERIFIED, v.message
+    assert v.reason == VERIFIED and v.record is not None and v.record.doi == "10.5555/aos.2021.49", v.message
+    # ... or contradicts it
+    v = one(fake, Reference("wu", w.title, ("Wu, Chen",), 2021, "Journal of Imaginary Results", arxiv=w.arxiv))
+    assert v.reason == MISMATCH and "venue" in v.message
     v = one(fake, Reference("wu", w.title, ("Wu, Chen",), 2016, arxiv=w.arxiv))  # before the preprint
     assert v.reason == MISMATCH and "year" in v.message
+
+
+def test_a_venue_no_record_gives_is_med_not_verified(fake: Fake) -> None:
+    w = ARXIV_DATACITE_ONLY
+    v = one(fake, Reference("s", w.title, ("Fischer, Lena",), 2021, "Journal of Imaginary Results", doi=w.doi))
+    assert v.reason == PARTLY and "venue" in v.message
+    v = one(fake, Reference("s", w.title, ("Fischer, Lena",), 2021, "arXiv preprint", doi=w.doi))
+    assert v.reason == VERIFIED
+
+
+def test_one_changed_word_in_a_long_title_is_not_the_same_title(fake: Fake) -> None:
+    from claimledger.refs.match import title_score
+
+    w = RETRACTED_WORK
+    reworded = "Vitamin Intake and Mood in Older Adults: A Cohort Study"
+    assert title_score(reworded, w.title) >= 0.90  # token-sort alone would call it the same title
+    v = one(fake, Reference("k", reworded, ("Keller, Ann",), 2015, doi=w.doi))
+    assert v.reason == MISMATCH and "mood" in v.message and "memory" in v.message
+    v = one(fake, Reference("w", "Soil Carbon Under Rotational Grazing", ("Nunez, Maria",), 2019,
+                            doi=CORRECTED_WORK.doi))  # fmt: skip
+    assert v.reason == CORRECTED
+    v = one(fake, Reference("j", "大規模言語モデルによる引用の生成", ("山田 太郎",), 2022, doi=JAPANESE.doi))
+    assert v.reason in (MISMATCH, ELSEWHERE) and v.reason != VERIFIED
 
 
 def test_fabricated_references_are_high(fake: Fake) -> None:

@@ -113,6 +113,9 @@ def test_matching_rules() -> None:
     assert not compare(ref, _rec(year=2019), opts).all_ok
     assert compare(ref, _rec(year=2014, preprint=True), opts).all_ok  # cited by its published year
     assert not compare(ref, _rec(year=2018, preprint=True), opts).all_ok  # cited before its preprint
+    # a preprint whose record names its published year (arXiv journal_ref): only that year, +-1
+    assert compare(ref, _rec(year=2014, preprint=True, published_year=2016), opts).all_ok
+    assert not compare(ref, _rec(year=2014, preprint=True, published_year=2014), opts).all_ok
     swapped = Reference("he", ref.title, ("Smith, J.", "Zhang, X."), 2016)
     assert "authors" in compare(swapped, _rec(), opts).differences[0]
     # diacritics and name order

@@ -479,8 +479,9 @@ class Reason(StrEnum):
         "Check the corrected version says what you cite.",
     )
     REFERENCE_PARTLY_CONFIRMED = (
-        "reference_partly_confirmed", LOW, False,
-        "A bibliography entry whose work exists but a given field is in no record to compare.",
+        "reference_partly_confirmed", MED, False,
+        "A bibliography entry whose work exists but a given field (a venue, say) is in no record, not even a "
+        "published version found by title search: neither confirmed nor refuted.",
         "Check that field by hand.",
     )
     REFERENCE_SERVICE_ERROR = (

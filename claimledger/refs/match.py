@@ -61,11 +61,41 @@ def norm_text(text: str) -> str:
     return " ".join(_NON_WORD.sub(" ", text).split())
 
 
+def _cjk(text: str) -> bool:
+    return any("\u3040" <= ch <= "\u9fff" or "\uac00" <= ch <= "\ud7af" for ch in text)
+
+
+WORD_RATIO = 0.85  # one word against its partner: spelling variants (modelling/modeling) pass, other words do not
+CJK_RATIO = 0.95  # a CJK title (no word boundaries) against the record, character by character
+
+
 def title_score(ref_title: str, record_title: str) -> float:
+    """Token-sort similarity (0-1) of the normalized titles."""
     a, b = norm_text(ref_title), norm_text(record_title)
     if not a or not b:
         return 0.0
     return float(fuzz.token_sort_ratio(a, b)) / 100.0
+
+
+def title_word_differences(ref_title: str, record_title: str) -> list[str]:
+    """Content words of one title with no partner in the other (similarity >= 0.85), both ways.
+
+    Token-sort similarity alone lets one changed word through in a long title
+    ("Gradient Boosting" vs "Gradient Bagging" is 0.93); every word must have a
+    partner. CJK titles have no word boundaries: they must agree character by
+    character to ``CJK_RATIO``.
+    """
+    a, b = norm_text(ref_title), norm_text(record_title)
+    if _cjk(a) or _cjk(b):
+        ca, cb = a.replace(" ", ""), b.replace(" ", "")
+        return [] if float(fuzz.ratio(ca, cb)) / 100.0 >= CJK_RATIO else [ref_title]
+    wa = [w for w in a.split() if w not in _STOP]
+    wb = [w for w in b.split() if w not in _STOP]
+
+    def unmatched(xs: list[str], ys: list[str]) -> list[str]:
+        return [x for x in xs if not any(x == y or float(fuzz.ratio(x, y)) / 100.0 >= WORD_RATIO for y in ys)]
+
+    return unmatched(wa, wb) + unmatched(wb, wa)
 
 
 def surname(name: str) -> str:
@@ -109,9 +139,13 @@ def author_check(ref: Reference, record: Record, threshold: float) -> tuple[floa
         if not fam:
             continue
         best = 0.0
-        for tokens in people:
+        width = len(fam.split())
+        for tokens, full in zip(people, record.authors, strict=False):
             for tok in tokens:
                 best = max(best, float(fuzz.ratio(fam, tok)) / 100.0)
+            words = norm_text(full).split()
+            for i in range(max(0, len(words) - width + 1)):  # "van der Berg", "García Márquez"
+                best = max(best, float(fuzz.ratio(fam, " ".join(words[i : i + width]))) / 100.0)
         whole = _cjk_compact(author)
         if any(whole and whole == c for c in compact):
             best = 1.0
@@ -136,7 +170,7 @@ def venue_score(ref_venue: str, record: Record) -> float:
     if _PREPRINT_VENUE.search(given) and record.preprint:
         return 1.0
     if not record.venues:
-        return 1.0
+        return 0.0  # nothing to compare: the caller reports the venue as unconfirmed
     best = 0.0
     compact_given = given.replace(" ", "")
     for venue in record.venues:
@@ -156,8 +190,10 @@ def year_ok(ref: Reference, record: Record, opts: MatchOptions) -> bool:
     diff = ref.year - record.year
     if abs(diff) <= opts.year_slack:
         return True
-    # a preprint cited by its later published year, or a published record of a cited preprint
-    return record.preprint and 0 < diff <= opts.preprint_years
+    # a preprint cited by its later published year; when the record names that year, only that year
+    if record.preprint and 0 < diff <= opts.preprint_years:
+        return record.published_year is None or abs(ref.year - record.published_year) <= opts.year_slack
+    return False
 
 
 @dataclass(frozen=True)
@@ -191,10 +227,18 @@ def compare(ref: Reference, record: Record, opts: MatchOptions) -> Comparison:
     unconfirmed: list[str] = []
     t = 1.0
     if ref.title:
-        t = max(title_score(ref.title, title) for title in (record.title, *record.alt_titles))
+        scored = sorted(((title_score(ref.title, title), title) for title in (record.title, *record.alt_titles)),
+                        reverse=True)  # fmt: skip
+        t, best_title = scored[0]
         if t < opts.title:
             diffs.append(f"title: the reference says {ref.title!r}, the record says {record.title!r} "
                          f"(similarity {t:.2f} < {opts.title:.2f})")  # fmt: skip
+        else:
+            words = min((title_word_differences(ref.title, title) for s, title in scored if s >= opts.title),
+                        key=len)  # fmt: skip
+            if words:
+                diffs.append(f"title: the reference says {ref.title!r}, the record says {best_title!r} "
+                             f"(words without a partner: {', '.join(words)})")  # fmt: skip
     a, missing = 1.0, list[str]()
     if ref.authors:
         if record.authors:
@@ -215,8 +259,10 @@ def compare(ref: Reference, record: Record, opts: MatchOptions) -> Comparison:
             diffs.append(f"year: the reference says {ref.year}, the record says {record.year}{kind}")
     v = venue_score(ref.venue, record)
     if ref.venue:
-        if not record.venues and not record.preprint:
+        preprint_venue = bool(_PREPRINT_VENUE.search(norm_text(ref.venue))) and record.preprint
+        if not record.venues and not preprint_venue:
             unconfirmed.append("venue")
+            v = 1.0
         elif v < opts.venue:
             diffs.append(f"venue: the reference says {ref.venue!r}, the record says "
                          f"{' | '.join(record.venues) or 'a preprint'!r}")  # fmt: skip

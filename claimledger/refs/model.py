@@ -61,6 +61,7 @@ class Record:
     doi: str = ""
     arxiv: str = ""
     preprint: bool = False
+    published_year: int | None = None  # a preprint's published version, when the record names it (journal ref)
     retracted: bool = False
     updates: tuple[Update, ...] = field(default=())
     url: str = ""

@@ -7,7 +7,8 @@
 * ``doi_resolves_elsewhere`` HIGH - the DOI (or arXiv id) is real but names another work.
 * ``reference_retracted`` HIGH - retraction/withdrawal notice (Crossref) or ``is_retracted`` (OpenAlex).
 * ``reference_corrected`` LOW - an erratum or correction exists (never HIGH).
-* ``reference_partly_confirmed`` LOW - the work exists; a given field is in no record to compare.
+* ``reference_partly_confirmed`` MED - the work exists; a given field (a venue, say) is in no record, not even
+  a published version found by title search: it is neither confirmed nor refuted.
 * ``reference_service_error`` MED - a service failed and nothing confirmed the reference.
 * ``reference_not_checked`` LOW - ``--offline``.
 """
@@ -139,7 +140,7 @@ class ReferenceChecker:
     def _identified(self, ref: Reference, ident: str, comps: list[Comparison], trail: _Trail) -> Verdict:
         good = [c for c in comps if c.all_ok]
         if good:
-            return _confirmed(ref, good, comps, trail)
+            return self._confirm(ref, good, comps, trail)
         if comps:  # the identifier resolves, but to what?
             best = max(comps, key=lambda c: c.score)
             if ref.title and best.title < self.options.title:
@@ -169,7 +170,7 @@ class ReferenceChecker:
         comps = self._search_all(ref, trail)
         good = [c for c in comps if c.all_ok]
         if good:
-            return _confirmed(ref, good, comps, trail)
+            return self._confirm(ref, good, comps, trail)
         if trail.errors:
             return _service_error(ref, trail, "no search hit confirms the reference, and ")
         close = [c for c in comps if c.title >= self.options.title]
@@ -182,6 +183,22 @@ class ReferenceChecker:
         near = (f"; nearest: {_name(nearest.record)} (title similarity {nearest.title:.2f})"
                 if nearest is not None else "")  # fmt: skip
         return _v(ref, NOT_FOUND, f"no work with this title and these authors on {where}{near}", None, (), trail)
+
+    def _confirm(self, ref: Reference, good: list[Comparison], every: list[Comparison], trail: _Trail) -> Verdict:
+        """The work exists. A field no record gave (a preprint's venue, say) is looked for in the other
+        versions a title search finds (the published one); a version that contradicts it is a mismatch."""
+        if all(c.unconfirmed for c in good) and ref.title:
+            searched = [c for c in self._search_all(ref, trail) if c.record not in {g.record for g in good}]
+            full = [c for c in searched if c.all_ok and not c.unconfirmed]
+            if full:
+                return _confirmed(ref, good + full, every + full, trail)
+            contra = [c for c in searched if c.differences and all(d.startswith("venue") for d in c.differences)]
+            if contra:
+                best = max(contra, key=lambda c: c.score)
+                return _v(ref, MISMATCH, f"the work exists, but its published version ({_name(best.record)}, "
+                          f"{best.record.service}) differs: " + "; ".join(best.differences), best.record,
+                          best.differences, trail)  # fmt: skip
+        return _confirmed(ref, good, every, trail)
 
     def check_all(self, refs: Sequence[Reference], workers: int = 4, progress: Progress | None = None) -> list[Verdict]:
         """Every reference, ``workers`` at a time; the order of ``refs`` is kept."""
