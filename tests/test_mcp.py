@@ -118,10 +118,10 @@ def err(result: Any) -> str:
     return text
 
 
-def test_lists_the_six_tools_with_input_schemas(mcp_run: dict[str, Any]) -> None:
+def test_lists_the_seven_tools_with_input_schemas(mcp_run: dict[str, Any]) -> None:
     tools = {t.name: t for t in mcp_run["tools"]}
     assert set(tools) == {"verify_quotes", "verify_numbers", "check_ledger", "mark_draft", "lint_draft",
-                          "audit_summary"}  # fmt: skip
+                          "audit_summary", "verify_references"}  # fmt: skip
     quote_item = tools["verify_quotes"].input_schema["$defs"]["QuoteItem"]
     assert set(quote_item["required"]) == {"id", "source", "quote"}
     assert quote_item["additionalProperties"] is False

@@ -72,6 +72,8 @@ class _Item:
     expected: str | None
     extra: list[tuple[str, str]]
     in_draft: bool = False
+    refpair: list[tuple[str, str, str]] | None = None  # (field, the reference says, the record says)
+    record_from: str = ""
 
 
 @dataclass
@@ -98,9 +100,27 @@ def _lang(text: str | None) -> str | None:
     return "ja" if has_cjk(text) else None
 
 
+_REF_FIELDS = ("title", "authors", "year", "venue", "doi", "arxiv")
+
+
+def _refpair(f: Finding) -> tuple[list[tuple[str, str, str]] | None, str]:
+    """A reference finding's entry and the service's record, field by field."""
+    given, record = f.extra.get("reference"), f.extra.get("record")
+    if f.check != "reference" or not isinstance(given, dict):
+        return None, ""
+    rec = record if isinstance(record, dict) else {}
+    rows = [(k, str(given.get(k, "")), str(rec.get(k, ""))) for k in _REF_FIELDS if given.get(k) or rec.get(k)]
+    extra_rows = [(k, "", str(rec[k])) for k in ("type", "retracted", "updates") if rec.get(k)]
+    source = f"{rec.get('service', '')} {rec.get('id', '')}".strip() if rec else "no record"
+    return rows + extra_rows, source
+
+
 def _item(idx: int, f: Finding) -> _Item:
     tier = tier_key(f)
-    extra = [(str(k), str(v)) for k, v in sorted(f.extra.items())]
+    refpair, record_from = _refpair(f)
+    shown = {k: v for k, v in f.extra.items() if not (refpair is not None and k in ("reference", "record"))}
+    extra = [(str(k), ", ".join(map(str, v)) if isinstance(v, list) else str(v))
+             for k, v in sorted(shown.items()) if v not in (None, [], "")]  # fmt: skip
     return _Item(
         idx=idx,
         finding=f,
@@ -114,6 +134,8 @@ def _item(idx: int, f: Finding) -> _Item:
         diff=parse_diff(f.diff) if f.diff else None,
         expected=format_number(f.expected) if f.expected is not None else None,
         extra=extra,
+        refpair=refpair,
+        record_from=record_from,
     )
 
 

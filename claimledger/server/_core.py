@@ -8,7 +8,9 @@ checked earlier: every file is opened through the root's directory descriptor
 and copied into the request's private temporary folder, and the checks read
 only those copies; a file to write is written through its folder's
 descriptor. URL sources are refused unless the server was started with
-``--allow-urls``. Inline content (ledger text, draft text, source text, CSV
+``--allow-urls``; a ledger's ``bibliography:`` must be a file under the root
+(never a URL). Reference lookups go only to the services' base URLs of the
+server's environment, under the URL policy. Inline content (ledger text, draft text, source text, CSV
 text) goes to the same private folder, removed afterwards, so the same gate
 code runs as for the CLI.
 
@@ -34,13 +36,16 @@ from claimledger._config import DEFAULT_MIN_QUOTE_CHARS, DEFAULT_TOLERANCE, Gate
 from claimledger._exceptions import InputError
 from claimledger.load.ledger import load_ledger, parse_ledger
 from claimledger.load.sources import is_url
-from claimledger.model.claim import Ledger
+from claimledger.model.claim import Ledger, LedgerReference
 from claimledger.model.report import Report
+from claimledger.refs.bib import MAX_BIB_BYTES
+from claimledger.refs.model import Reference
 from claimledger.server._rootfs import RootError, RootFS
 from claimledger.server.judge_spec import JudgeSpec
 
 DRAFT_EXT = {"markdown": ".md", "latex": ".tex", "text": ".txt"}
 SOURCE_EXT = {"text": ".txt", "txt": ".txt", "markdown": ".md", "md": ".md", "html": ".html"}
+BIB_EXT = {"bibtex": ".bib", "biblatex": ".bib", "csl-json": ".json", "csl": ".json"}
 DATASET_EXT = {"csv": ".csv", "tsv": ".tsv", "json": ".json", "jsonl": ".jsonl", "ndjson": ".ndjson"}
 
 
@@ -358,6 +363,34 @@ class Run:
         merged._path, merged._sha256 = parsed._path, parsed._sha256
         return merged
 
+    def references(
+        self, bibliography: ContentArg | None, references: Sequence[LedgerReference] | None
+    ) -> list[Reference]:
+        """Entries from a bibliography file under the root (or inline BibTeX / CSL-JSON) and a list."""
+        from claimledger.refs.bib import read_bibliography, read_ledger_references
+
+        out: list[Reference] = []
+        if bibliography is not None:
+            content = _content(bibliography)
+            if content.path is not None:
+                path = self._client_copy(content.path, "bibliography", MAX_BIB_BYTES)[0]
+            else:
+                fmt = (content.format or "bibtex").lower()
+                if fmt not in BIB_EXT:
+                    raise BadRequest(f"bibliography format {content.format!r}: expected bibtex or csl-json")
+                path = self._write("bibliography" + BIB_EXT[fmt], content.text or "")
+            out += read_bibliography(path)
+        if references:
+            out += read_ledger_references([r.model_dump(exclude_none=True) for r in references], "references")
+        seen: set[str] = set()
+        for ref in out:
+            if ref.key in seen:
+                raise BadRequest(f"citation key {ref.key!r} is given twice")
+            seen.add(ref.key)
+        if not out:
+            raise BadRequest("give a `bibliography` or `references` to check")
+        return out
+
     def _file(
         self,
         value: ContentArg,
@@ -601,6 +634,28 @@ def run_audit(
         path, fmt = run.draft(draft)
         report = audit(path, ledger=parsed, allow=allow, section=section,
                        config=ws.run_config(options), fmt=fmt)  # fmt: skip
+        return run.envelope(report)
+
+
+def run_references(
+    ws: Workspace,
+    *,
+    bibliography: ContentArg | None = None,
+    references: Sequence[LedgerReference] | None = None,
+    offline: bool = False,
+    options: Options | None = None,
+) -> dict[str, Any]:
+    """Check bibliography entries against Crossref, DataCite, arXiv and OpenAlex (``claimledger refs``)."""
+    from claimledger.refs.api import check_references
+
+    config = ws.run_config(options)
+    with Run(ws) as run:
+        refs = run.references(bibliography, references)
+        report = check_references(
+            refs, offline=offline or config.offline, timeout=config.refs_timeout,
+            allow_private_urls=config.allow_private_urls, cache_dir=config.cache_dir, refresh=config.refresh,
+            fail_closed=config.fail_closed,
+        )  # fmt: skip
         return run.envelope(report)
 
 

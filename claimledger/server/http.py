@@ -1,6 +1,6 @@
 """The HTTP service: JSON endpoints mirroring the CLI (optional extra ``server``).
 
-``POST /v1/check``, ``/v1/mark``, ``/v1/lint``, ``/v1/audit`` take a JSON
+``POST /v1/check``, ``/v1/mark``, ``/v1/lint``, ``/v1/audit``, ``/v1/references`` take a JSON
 body with inline content or paths under the root, and return the report
 envelope (``Report.to_dict()``); ``/v1/mark`` adds ``marked_text``, ``/v1/lint``
 adds ``lint``. ``GET /openapi.json`` describes them (OpenAPI 3.1), ``GET
@@ -39,6 +39,7 @@ from pydantic.json_schema import models_json_schema
 from claimledger._config import GateConfig
 from claimledger._exceptions import InputError, MissingExtraError
 from claimledger._version import __version__
+from claimledger.model.claim import LedgerReference
 from claimledger.server._core import (
     Content,
     Options,
@@ -49,6 +50,7 @@ from claimledger.server._core import (
     run_check,
     run_lint,
     run_mark,
+    run_references,
 )
 from claimledger.server._pool import (
     DEFAULT_MAX_REQUESTS,
@@ -122,6 +124,18 @@ class AuditRequest(_Request):
     )
 
 
+class ReferencesRequest(_Request):
+    """``claimledger refs FILE.bib``: bibliography entries against Crossref, DataCite, arXiv and OpenAlex."""
+
+    bibliography: ContentOrPath | None = Field(
+        default=None, description="A .bib or CSL-JSON file under the root, {path}, or {text, format: bibtex|csl-json}."
+    )
+    references: list[LedgerReference] | None = Field(
+        default=None, description="Entries {key, title, authors, year, venue, doi, arxiv} (as under `references:`)."
+    )
+    offline: bool = Field(default=False, description="Do not ask the services (every entry LOW 'not checked').")
+
+
 class ErrorDetail(BaseModel):
     code: str = Field(description="bad_request, path_outside_root, url_refused, path_not_found, "
                       "method_not_allowed, not_found, too_large, unsupported_media_type, invalid_ledger, "
@@ -155,6 +169,9 @@ def _runner(ws: Workspace, kind: str, req: BaseModel) -> Callable[[], dict[str, 
     if isinstance(req, MarkRequest):
         return lambda: run_mark(ws, draft=req.draft, ledger=req.ledger, sources=req.sources,
                                 datasets=req.datasets, options=req.options)  # fmt: skip
+    if isinstance(req, ReferencesRequest):
+        return lambda: run_references(ws, bibliography=req.bibliography, references=req.references,
+                                      offline=req.offline, options=req.options)  # fmt: skip
     assert isinstance(req, AuditRequest)
     return lambda: run_audit(ws, draft=req.draft, ledger=req.ledger, section=req.section, allow=req.allow,
                              options=req.options)  # fmt: skip
@@ -169,6 +186,8 @@ ENDPOINTS: dict[str, tuple[type[BaseModel], str, str]] = {
              "The report envelope plus `lint`: {ok, problems: [{file, line, column, reason, message}], lines}."),
     "audit": (AuditRequest, "Audit a draft or summary for unbacked figures, quotations and keys",
               "The report envelope of the unlisted audit."),
+    "references": (ReferencesRequest, "Check bibliography entries against Crossref, DataCite, arXiv, OpenAlex",
+                   "The report envelope: one finding per entry (claim_id = its citation key)."),
 }  # fmt: skip
 
 

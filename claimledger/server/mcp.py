@@ -9,6 +9,7 @@ it quotes, the program checks each literally and writes the marks. Tools:
 * ``mark_draft``     - the draft with every mark recomputed (written only when asked)
 * ``lint_draft``     - a [V] that does not re-verify, a cited quotation without a mark
 * ``audit_summary``  - figures, quotations and citation keys no ledger claim backs
+* ``verify_references`` - bibliography entries against Crossref, DataCite, arXiv and OpenAlex
 
 Each returns the report envelope (``Report.to_dict()``); ``mark_draft`` adds the
 marked text and ``lint_draft`` the lint lines. Every path is confined to the
@@ -29,6 +30,7 @@ from pydantic import Field
 from claimledger._config import GateConfig
 from claimledger._exceptions import MissingExtraError
 from claimledger._version import __version__
+from claimledger.model.claim import LedgerReference
 from claimledger.server._core import (
     NumberItem,
     QuoteItem,
@@ -40,6 +42,7 @@ from claimledger.server._core import (
     run_mark,
     run_numbers,
     run_quotes,
+    run_references,
 )
 from claimledger.server.judge_spec import JudgeSpec
 
@@ -160,6 +163,40 @@ def build_server(ws: Workspace) -> Any:
         def go() -> dict[str, Any]:
             d = _draft_arg(draft, draft_text, draft_format) if (draft or draft_text) is not None else None
             return run_check(ws, ledger=ledger, draft=d, section=section, allow=allow or ())
+
+        return guarded(go)
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True, open_world_hint=True))
+    def verify_references(
+        bibliography: OptPath = None,
+        bibliography_text: Annotated[
+            str | None, Field(description="BibTeX/BibLaTeX or CSL-JSON text, instead of `bibliography` (a path).")
+        ] = None,
+        bibliography_format: Annotated[
+            str | None, Field(description="bibtex (default) or csl-json, for `bibliography_text`.")
+        ] = None,
+        references: Annotated[
+            list[LedgerReference] | None,
+            Field(description="Entries {key, title, authors, year, venue, doi, arxiv} (as under `references:`)."),
+        ] = None,
+        offline: Annotated[bool, Field(description="Do not ask the services (every entry LOW 'not checked').")] = False,
+    ) -> dict[str, Any]:
+        """Check that cited works exist and match their entries (Crossref, DataCite, arXiv, OpenAlex).
+
+        One finding per entry, claim_id = its citation key: verified (naming the
+        service), or reference_not_found / reference_mismatch / doi_resolves_elsewhere
+        / reference_retracted (HIGH), reference_corrected (LOW), a service failure (MED).
+        """
+
+        def go() -> dict[str, Any]:
+            from claimledger.server._core import BadRequest, Content
+
+            if bibliography is not None and bibliography_text is not None:
+                raise BadRequest("give at most one of `bibliography` (a path) or `bibliography_text`")
+            bib: Any = bibliography
+            if bibliography_text is not None:
+                bib = Content(text=bibliography_text, format=bibliography_format or "bibtex")
+            return run_references(ws, bibliography=bib, references=references, offline=offline)
 
         return guarded(go)
 
