@@ -1,9 +1,9 @@
 """The built-in checks of the built-in claim kinds, registered the way a plugin registers its own.
 
-``quote``: the literal check, then the overclaim rules (when the claim has a
+``quote``: the literal check, then the overclaim rules (with or without a
 ``statement``), the scope check and the locator (when the quote was found);
-``number``: the recomputation, then the scope check for a figure read from a
-found passage; ``negative``: the search record; ``attribution``: figures and
+``number``: the recomputation, then for a figure read from a passage the
+overclaim rules and the scope check; ``negative``: the search record; ``attribution``: figures and
 names the cited source must print; ``dataset``: field, rows, nulls. Each kind's
 checks run in this order and see the findings of the ones before them.
 """
@@ -31,15 +31,23 @@ def literal_quote(claim: QuoteClaim, ctx: RunContext, earlier: Sequence[Finding]
 
 @check("quote", name="overclaim")
 def overclaim(claim: QuoteClaim, ctx: RunContext, earlier: Sequence[Finding]) -> Iterable[Finding]:
-    """The draft's sentence against the quote and, when the quote was found, the source text around it."""
-    if not claim.statement:
-        return []
+    """The draft's sentence against the quote and, when the quote was found, the source text around it.
+
+    Without a statement the quote stands for itself: a quote cut so that it leaves
+    out a hedge, qualifier or negation standing right next to it in the source is
+    still a finding (issue 13).
+    """
+    return _overclaims(claim.id, claim.statement, claim.source, claim.quote, passed(earlier, LITERAL), ctx)
+
+
+def _overclaims(claim_id: str, statement: str | None, source: str, quote: str, found: bool,
+                ctx: RunContext) -> list[Finding]:  # fmt: skip
     from claimledger.checks.overclaim import overclaim_findings
 
-    context = None
-    if passed(earlier, LITERAL):
-        context = ctx.quote_result(*quote_key(claim.source, claim.quote)).context
-    return overclaim_findings(claim.id, claim.statement, claim.quote, context)
+    context = ctx.quote_result(*quote_key(source, quote)).context if found else None
+    if not statement and context is None:
+        return []
+    return overclaim_findings(claim_id, statement or quote, quote, context)
 
 
 @check("quote", name="scope")
@@ -68,6 +76,14 @@ def quote_locator(claim: QuoteClaim, ctx: RunContext, earlier: Sequence[Finding]
 @check("number", name=NUMERIC)
 def numeric_recompute(claim: NumberClaim, ctx: RunContext, earlier: Sequence[Finding]) -> Iterable[Finding]:
     return [check_number(claim, ctx)]
+
+
+@check("number", name="overclaim")
+def number_overclaim(claim: NumberClaim, ctx: RunContext, earlier: Sequence[Finding]) -> Iterable[Finding]:
+    """A figure read from a passage: the statement keeps the passage's hedge, the passage is not cut from it."""
+    if claim.source is None or claim.quote is None:
+        return []
+    return _overclaims(claim.id, claim.statement, claim.source, claim.quote, passed(earlier, NUMERIC), ctx)
 
 
 @check("number", name="scope")

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from claimledger.checks.context import RunContext
 from claimledger.checks.numeric import check_number
-from claimledger.checks.quote import check_quote_text, strip_outer_quotes
+from claimledger.checks.quote import check_quote_text, quote_key, strip_outer_quotes
 from claimledger.checks.tie import Ties
 from claimledger.extract.marks import Analysis, Target
 from claimledger.extract.mentions import NumberMention
@@ -117,6 +117,9 @@ class DraftChecker:
         elif target.kind == "quote":
             finding = self._check_quote(cid, target)
             backing = self.backing_quote(target)
+            if finding.status is Status.VERIFIED:
+                finding = self._hedge_kept(finding, target, finding.evidence.source if finding.evidence else None,
+                                           target.text, numbers=False)  # fmt: skip
         else:
             assert target.mention is not None
             claim = self.backing_number(target.mention)
@@ -135,10 +138,52 @@ class DraftChecker:
                 finding = dataclasses.replace(
                     finding, claim_id=cid, message=f"{finding.message} (ledger claim {claim.id})"
                 )
+                if finding.status is Status.VERIFIED and claim.source is not None and claim.quote is not None:
+                    finding = self._hedge_kept(finding, target, claim.source, claim.quote, numbers=True)
         finding = dataclasses.replace(finding, claim_id=cid, location=loc, check=CHECK)
         if finding.claimed is None:
             finding = dataclasses.replace(finding, claimed=target.text)
         return Verdict(target, assign_tier(finding, alternative), cid, line, col, backing)
+
+    def _hedge_kept(self, verified: Finding, target: Target, source: str | None, passage: str, *,
+                    numbers: bool) -> Finding:  # fmt: skip
+        """A verified quote or passage-backed figure whose draft sentence drops the source's hedge is [D].
+
+        For a quotation: the quote cut so that it leaves out a hedge, qualifier or
+        negation standing right next to it in the source, which the sentence does
+        not restore (約「4倍に増えた」 restores it, 「4倍に増えた」 alone does not).
+        For a figure read in a passage: the sentence must keep the passage's hedge
+        ("approximately 2,000" -> "2,000 servers" is not [V]).
+        """
+        if source is None:
+            return verified
+        try:
+            from claimledger.checks.overclaim.around import around_hits
+            from claimledger.checks.overclaim.figures import number_hits
+            from claimledger.checks.overclaim.hedges import word_hedge_hits
+
+            context = self.ctx.quote_result(*quote_key(source, passage)).context
+            sentence = self._sentence(target)
+            hits = around_hits(sentence, strip_outer_quotes(passage), context) if context else []
+            if numbers:
+                hits = number_hits(sentence, strip_outer_quotes(passage), context) + word_hedge_hits(
+                    sentence, strip_outer_quotes(passage)) + hits  # fmt: skip
+        except Exception as exc:  # fail closed: a crash in the rules is never a [V]
+            return Finding(verified.claim_id, CHECK, Status.ERROR, Reason.CHECK_CRASHED,
+                           f"internal error in the overclaim rules ({type(exc).__name__}: {exc}); not verified")  # fmt: skip
+        if not hits:
+            return verified
+        hit = hits[0]
+        f = hit.to_finding(verified.claim_id)
+        return dataclasses.replace(f, evidence=verified.evidence, message=f"{hit.message} (the literal check passed)")
+
+    def _sentence(self, target: Target) -> str:
+        """The target's sentence with citations and marks blanked (offsets kept)."""
+        s = target.sentence
+        if s is None:
+            return target.text
+        text, _base = self.ties.clean_sentence(s.start)
+        return text
 
     def _check_quote(self, cid: str, target: Target) -> Finding:
         if not target.keys:

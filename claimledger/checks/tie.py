@@ -180,7 +180,7 @@ class Ties:
 
     def printed_with_meaning(self, mention: NumberMention, passage: str) -> bool:
         """``passage`` prints this figure, speaking of the same thing (rule 3)."""
-        text, base = self._clean_sentence(mention.start)
+        text, base = self.clean_sentence(mention.start)
         return same_meaning(text, (mention.start - base, mention.end - base), mention.key, passage)
 
     def why_not(self, mention: NumberMention) -> str:
@@ -282,7 +282,7 @@ class Ties:
         return False
 
     # ---------------------------------------------------------------- rule 3: meaning
-    def _clean_sentence(self, start: int) -> tuple[str, int]:
+    def clean_sentence(self, start: int) -> tuple[str, int]:
         """The figure's sentence with citations and marks blanked out (same length), and its offset."""
         s = self.analysis.sentence_of(start)
         if s is None:

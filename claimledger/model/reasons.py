@@ -361,8 +361,8 @@ class Reason(StrEnum):
     )
     OVERCLAIM_QUANTIFIER = (
         "overclaim_quantifier", HIGH, True,
-        "The sentence broadens the quote's quantifier (some -> all).",
-        "Keep the source's quantifier.",
+        "The sentence broadens the quote's quantifier (some -> all), or drops its qualifier (usually, 通常, 多くの場合).",
+        "Keep the source's quantifier or qualifier.",
     )
     OVERCLAIM_NEGATION = (
         "overclaim_negation", HIGH, True,

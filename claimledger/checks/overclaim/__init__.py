@@ -33,7 +33,12 @@ from claimledger.checks.overclaim._hit import CHECK, Hit, dedupe
 from claimledger.checks.overclaim.around import around_hits, locate
 from claimledger.checks.overclaim.figures import number_hits
 from claimledger.checks.overclaim.hedges import word_hedge_hits
-from claimledger.checks.overclaim.modality import modality_hits, negation_hits, quantifier_hits
+from claimledger.checks.overclaim.modality import (
+    modality_hits,
+    negation_hits,
+    qualifier_hits,
+    quantifier_hits,
+)
 from claimledger.checks.overclaim.scope import scope_hits
 from claimledger.model.finding import Finding
 
@@ -69,6 +74,7 @@ def overclaim_hits(statement: str, quote: str | None, source_context: str | None
         hits += word_hedge_hits(statement, q)
         hits += negation_hits(statement, q)
         hits += quantifier_hits(statement, q)
+        hits += qualifier_hits(statement, q)
         hits += scope_hits(statement, q)
         hits += modality_hits(statement, q)
         if source_context:

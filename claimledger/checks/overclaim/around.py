@@ -9,6 +9,8 @@ statement does not restore what the quote left out.
 
 from __future__ import annotations
 
+import re
+
 from claimledger.checks.overclaim._hit import Hit
 from claimledger.checks.overclaim._text import (
     Token,
@@ -21,6 +23,7 @@ from claimledger.checks.overclaim._text import (
 )
 from claimledger.checks.overclaim.figures import Num, numbers_in, same_value
 from claimledger.checks.overclaim.lexicon import (
+    CONTEXT_HEDGE_BEFORE_JA,
     CONTEXT_MODAL_AFTER_EN,
     CONTEXT_MODAL_AFTER_JA,
     CONTEXT_MODAL_BEFORE_EN,
@@ -34,6 +37,8 @@ from claimledger.checks.overclaim.lexicon import (
     NOT_NEGATION_JA,
     NUM_PREFIX,
     NUM_SUFFIX,
+    QUALIFIER_EN,
+    QUALIFIER_JA,
 )
 from claimledger.checks.overclaim.scope import (
     en_modifier_before,
@@ -110,30 +115,54 @@ def _number_hits(statement: str, quote: str, ctx: str, span: tuple[int, int]) ->
     return hits
 
 
+_ANY_HEDGE_EN = re.compile(
+    r"\b(?:about|approximately|approx|around|roughly|nearly|almost|estimated|circa|up\s+to|at\s+(?:least|most)|"
+    r"more\s+than|less\s+than|fewer\s+than|over|under|some)\b",
+    re.I,
+)
+_ANY_HEDGE_JA = re.compile(r"約|およそ|凡そ|おおよそ|ほぼ|概ね|おおむね|だいたい|大体|程度|前後|ほど|くらい|ぐらい|以上|以下|未満|近く")
+
+
+def _restores(statement: str, cue: str, ja: bool, kind: str) -> bool:
+    """Does the statement keep the omitted cue (or a hedge, qualifier or negation of its own)?"""
+    if cue.strip(" 、,").casefold() in statement.casefold():
+        return True
+    if kind == "negation":
+        s_clean = (NOT_NEGATION_JA if ja else NOT_NEGATION_EN).sub(" ", statement)
+        return (NEGATION_JA if ja else NEGATION_EN).search(s_clean) is not None
+    if ja:
+        pats = (MODAL_SUPPRESS_JA, QUALIFIER_JA, _ANY_HEDGE_JA)
+    else:
+        pats = (MODAL_SUPPRESS_EN, QUALIFIER_EN, _ANY_HEDGE_EN)
+    return any(p.search(statement) for p in pats)
+
+
 def _modal_hits(statement: str, quote: str, ctx: str, span: tuple[int, int]) -> list[Hit]:
     ja = is_japanese(quote)
     before, after = ctx[max(0, span[0] - 40) : span[0]], ctx[span[1] : span[1] + 20]
     hits: list[Hit] = []
-    s_clean = (NOT_NEGATION_JA if ja else NOT_NEGATION_EN).sub(" ", statement)
     b0, a0 = span[0] - len(before), span[1]
     if ja:
         checks = [
-            ("modality", CONTEXT_MODAL_AFTER_JA.match(after), a0, MODAL_SUPPRESS_JA.search(statement)),
-            ("negation", CONTEXT_NEGATION_AFTER_JA.match(after), a0, NEGATION_JA.search(s_clean)),
+            ("modality", CONTEXT_MODAL_AFTER_JA.match(after), a0),
+            ("negation", CONTEXT_NEGATION_AFTER_JA.match(after), a0),
+            ("modality", CONTEXT_HEDGE_BEFORE_JA.search(before), b0),
         ]
     else:
         checks = [
-            ("modality", CONTEXT_MODAL_BEFORE_EN.search(before), b0, MODAL_SUPPRESS_EN.search(statement)),
-            ("negation", CONTEXT_NEGATION_BEFORE_EN.search(before), b0, NEGATION_EN.search(s_clean)),
-            ("modality", CONTEXT_MODAL_AFTER_EN.match(after), a0, MODAL_SUPPRESS_EN.search(statement)),
+            ("modality", CONTEXT_MODAL_BEFORE_EN.search(before), b0),
+            ("negation", CONTEXT_NEGATION_BEFORE_EN.search(before), b0),
+            ("modality", CONTEXT_MODAL_AFTER_EN.match(after), a0),
         ]
-    for kind, m, base, restored in checks:
-        if m is None or restored is not None:
+    for kind, m, base in checks:
+        if m is None:
+            continue
+        cue_span = (base + m.start(), base + m.end())
+        cue = ctx[cue_span[0] : cue_span[1]].strip()
+        if _restores(statement, cue, ja, kind):
             continue
         if not _statement_uses_quote(statement, quote):
             return hits
-        cue_span = (base + m.start(), base + m.end())
-        cue = ctx[cue_span[0] : cue_span[1]].strip()
         src = (min(cue_span[0], span[0]), max(cue_span[1], span[1]))
         occ = _statement_anchor(statement, quote, at_end=base == a0)
         hits.append(
@@ -142,7 +171,8 @@ def _modal_hits(statement: str, quote: str, ctx: str, span: tuple[int, int]) -> 
                 occ, statement[occ[0] : occ[1]] if occ else "", src, ctx[src[0] : src[1]], "source_context",
                 f"quote the qualifier too: {ctx[src[0]:src[1]].strip()!r}",
                 f"the source says {ctx[src[0]:src[1]].strip()!r}; the quote leaves out {cue!r} "
-                f"({'a hedge' if kind == 'modality' else 'a negation'}) and the statement does not restore it",
+                f"({'a hedge or qualifier' if kind == 'modality' else 'a negation'}) and the statement does not "
+                "restore it",
             )
         )  # fmt: skip
     return hits

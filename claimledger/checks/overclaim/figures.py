@@ -27,12 +27,19 @@ from claimledger.checks.overclaim.lexicon import (
 from claimledger.model.finding import Reason
 from claimledger.numbers import find_numbers, parse_value
 
+_NUM_WORD = (
+    r"two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred"
+)
 _WORD_MULT = re.compile(
-    r"\b(?:(?P<w>two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|"
-    r"fifty|hundred)[\s-](?P<u>times|fold|percent|per\s+cent)|(?P<t>twice|thrice))\b"
-    r"|(?P<k>[一二三四五六七八九十百]+)(?P<ku>倍|割)",
+    rf"\b(?:(?P<w>{_NUM_WORD})(?:[\s-](?P<u>times|fold|percent|per\s+cent)|(?P<fold>fold))|(?P<t>twice|thrice)"
+    rf"|(?:an?\s+)?factor\s+of\s+(?P<f>{_NUM_WORD}|\d+(?:\.\d+)?)"
+    r"|(?P<m>doubl|tripl|quadrupl)(?:ed|es|e|ing)(?!-)"
+    rf"|(?P<pw>{_NUM_WORD})(?:\s+(?P<pw2>hundred|thousand|million|billion))?(?![\s-](?:times|fold|percent|per\s+cent)))\b"
+    r"|(?P<k>[一二三四五六七八九十百]+)(?P<ku>倍|割)"
+    r"|(?<![0-9０-９〇一二三四五六七八九十百千万.])(?P<bai>倍)(?=増|に|と|近く|以上)",
     re.I,
 )
+_MULT_WORDS = {"doubl": 2.0, "tripl": 3.0, "quadrupl": 4.0}
 # A Japanese counter between a number and its suffix hedge: 1万人前後, 20分程度.
 _COUNTER = re.compile(r"[人件社個回円台店校歳名本枚分秒点]|時間|か月|ヶ月|カ月")
 _YEAR = re.compile(r"^(?:1[89]|20)\d\d$")
@@ -134,6 +141,20 @@ def numbers_in(text: str) -> list[Num]:
         start, end = wm.span()
         if wm.group("t"):
             value, unit = (2.0 if wm.group("t").lower() == "twice" else 3.0), "x"
+        elif wm.group("m"):
+            value, unit = _MULT_WORDS[wm.group("m").lower()], "x"
+        elif wm.group("bai"):
+            value, unit = 2.0, "x"
+        elif wm.group("f"):
+            parsed = parse_value(wm.group("f"))
+            if parsed is None:
+                continue
+            value, unit = parsed.value, "x"
+        elif wm.group("pw"):
+            parsed = parse_value(wm.group(0))
+            if parsed is None:
+                continue
+            value, unit = parsed.value, None
         elif wm.group("k"):
             parsed = parse_value(wm.group("k"))
             if parsed is None:
@@ -144,9 +165,10 @@ def numbers_in(text: str) -> list[Num]:
             if parsed is None:
                 continue
             value = parsed.value
-            unit = "x" if wm.group("u").lower() in ("times", "fold") else "%"
+            unit = "x" if (wm.group("u") or "fold").lower() in ("times", "fold") else "%"
         hedges, hs, he = _hedges(text, start, end)
-        out.append(Num(start, end, wm.group(), value, 0.5, unit, hedges, hs, he, None))
+        anchor = _anchor(text, end, start) if unit is None else None
+        out.append(Num(start, end, wm.group(), value, 0.5, unit, hedges, hs, he, anchor))
     return sorted(out, key=lambda n: n.start)
 
 

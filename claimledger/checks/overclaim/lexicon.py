@@ -20,7 +20,7 @@ NUM_PREFIX: dict[str, re.Pattern[str]] = {
     "approx": re.compile(
         r"(?:\b(?:about|approximately|approx\.?|around|roughly|nearly|almost|close\s+to|some|"
         r"an\s+estimated|estimated|circa|ca\.|in\s+the\s+region\s+of|on\s+the\s+order\s+of)\s+"
-        r"|[~～〜≈]\s*|(?:約|およそ|凡そ|おおよそ|ほぼ|概ね|おおむね|推定で?|推計で?)\s*)$",
+        r"|[~～〜≈]\s*|(?:約|およそ|凡そ|おおよそ|ほぼ|概ね|おおむね|だいたい|大体|推定で?|推計で?)\s*)$",
         re.I,
     ),
     "upper": re.compile(
@@ -84,7 +84,7 @@ CAUSAL_EN = re.compile(
 )
 
 MODAL_JA = re.compile(
-    r"可能性(?:が|も|は)?(?:ある|あり|高い|示唆|指摘)|可能性を(?:示唆|指摘)|かもしれ(?:ない|ません)|"
+    r"おそらく|恐らく|たぶん|多分|可能性(?:が|も|は)?(?:ある|あり|高い|示唆|指摘)|可能性を(?:示唆|指摘)|かもしれ(?:ない|ません)|"
     r"と(?:考え|思わ|見|み)られ|と推(?:定|測|察|計)され|と予(?:想|測)され|示唆|し?(?:得|う)る(?![ぁ-ん])|"
     r"あり(?:得|う)る|だろう|でしょう|ようだ|ようです|ようである|らしい|見込み|見通し|とされ(?:る|て|ます)|"
     r"傾向(?:が|に)(?:ある|あり|見られ)|場合が(?:ある|あり)|ことが(?:ある|あり)|おそれ|恐れ|懸念|期待され"
@@ -119,7 +119,8 @@ QUANT_EN: list[tuple[int, re.Pattern[str]]] = [
         re.compile(
             r"\b(?:(?<!the\s)(?<!at\s)most(?!\s+(?:of\s+all|likely|recent|recently|notably|important|"
             r"\w+ly\b|\w+est\b))|(?:a|the)\s+majority\s+of|usually|generally|typically|mostly|largely|"
-            r"mainly|predominantly|almost\s+all|nearly\s+all|virtually\s+all|almost\s+every|"
+            r"mainly|predominantly|normally|as\s+a\s+rule|more\s+often\s+than\s+not|in\s+most\s+cases|"
+            r"in\s+the\s+majority\s+of\s+cases|almost\s+all|nearly\s+all|virtually\s+all|almost\s+every|"
             r"nearly\s+every|almost\s+always|nearly\s+always)\b",
             re.I,
         ),
@@ -146,7 +147,8 @@ QUANT_JA: list[tuple[int, re.Pattern[str]]] = [
     (
         3,
         re.compile(
-            rf"大半|大部分|過半数|{_G}ほとんど|多くの場合|大多数|{_G}おおむね|概ね|通常|{_G}たいてい|大抵|主に|"
+            rf"大半|大部分|過半数|{_G}ほとんど|多くの場合|大多数|{_G}おおむね|概ね|通常|{_G}たいてい|大抵|大概|{_G}たいがい|"
+            r"一般に|一般的に|主に|"
             r"ほぼ(?:全て|すべて|全員|全部|常に)"
         ),
     ),
@@ -158,6 +160,19 @@ QUANT_JA: list[tuple[int, re.Pattern[str]]] = [
         ),
     ),
 ]
+
+# Adverbial qualifiers that restrict how often or how generally something holds: dropping one
+# ("usually answers within a day" -> "answers within a day") states the claim without its limit.
+QUALIFIER_EN = re.compile(
+    r"\b(?:usually|typically|generally|normally|often|frequently|commonly|sometimes|occasionally|mostly|"
+    r"largely|mainly|predominantly|in\s+(?:most|many|some|certain)\s+cases|in\s+the\s+majority\s+of\s+cases|"
+    r"almost\s+always|nearly\s+always|as\s+a\s+rule|more\s+often\s+than\s+not|in\s+general|on\s+average)\b",
+    re.I,
+)
+QUALIFIER_JA = re.compile(
+    rf"通常|一般に|一般的に|{_G}たいてい|大抵|大概|{_G}たいがい|多くの場合|ほとんどの場合|場合によっては|"
+    rf"{_G}しばしば|時々|{_G}ときどき|時折|主に|{_G}おおむね|概ね|平均(?:で|して|的に)"
+)
 
 # --- negation ---------------------------------------------------------------------------
 # Phrases that contain a negation word but do not negate the claim: removed before looking.
@@ -218,6 +233,8 @@ JA_NON_RESTRICTIVE = re.compile(r"^(?:この|その|あの|どの|これらの|�
 # --- text around a quote (the quote leaves out a hedge that stands next to it) ----------
 CONTEXT_MODAL_BEFORE_EN = re.compile(
     r"\b(?:may|might|could|possibly|potentially|perhaps|probably|likely|(?:appears?|seems?|tends?)\s+to|"
+    r"usually|typically|generally|normally|often|frequently|commonly|sometimes|occasionally|mostly|largely|"
+    r"mainly|in\s+(?:most|many|some)\s+cases,?|almost\s+always|nearly\s+always|as\s+a\s+rule,?|"
     r"(?:is|are|was|were)\s+(?:thought|believed|expected|projected|predicted|estimated)\s+to)\s+$",
     re.I,
 )
@@ -227,10 +244,19 @@ CONTEXT_NEGATION_BEFORE_EN = re.compile(
     re.I,
 )
 CONTEXT_MODAL_AFTER_JA = re.compile(
-    r"^(?:可能性|かもしれ|と(?:考え|思わ|見|み)られ|と推(?:定|測|察)|と予(?:想|測)|とされ|ようだ|ようで|らしい|"
+    r"^(?:場合が多|ことが多|場合もあ|こともあ|ものと(?:み|思わ|考え)られ|傾向が|可能性|かもしれ|と(?:考え|思わ|見|み)られ|と推(?:定|測|察)|と予(?:想|測)|とされ|ようだ|ようで|らしい|"
     r"だろう|でしょう|恐れ|おそれ|傾向|見込み|場合が|ことが(?:ある|あり))"
 )
 CONTEXT_NEGATION_AFTER_JA = re.compile(
     r"^(?:とは言え(?:な|ま)|とはいえ(?:な|ま)|わけでは(?:な|あり)|とは限ら|かどうか|か否か|ない|なかった|ません)"
 )
-CONTEXT_MODAL_AFTER_EN = re.compile(r"^,?\s+(?:at\s+least\s+in\s+part|in\s+some\s+cases|in\s+part)\b", re.I)
+CONTEXT_MODAL_AFTER_EN = re.compile(
+    r"^,?\s+(?:at\s+least\s+in\s+part|in\s+(?:some|most|many)\s+cases|in\s+part|usually|typically|generally|"
+    r"on\s+average|most\s+of\s+the\s+time|as\s+a\s+rule)\b",
+    re.I,
+)
+# Japanese hedges and restricting qualifiers right before a quote: おそらく「…」, 通常「…」, 多くの場合「…」.
+CONTEXT_HEDGE_BEFORE_JA = re.compile(
+    r"(?:おそらく|恐らく|たぶん|多分|通常は?|一般に|一般的に|たいてい|大抵|大概|たいがい|多くの場合|ほとんどの場合|"
+    r"場合によっては|概ね|おおむね|ほぼ|約|およそ|おおよそ|だいたい|大体)[、,]?\s*$"
+)

@@ -37,6 +37,8 @@ from claimledger.checks.overclaim.lexicon import (
     NEGATION_JA,
     NOT_NEGATION_EN,
     NOT_NEGATION_JA,
+    QUALIFIER_EN,
+    QUALIFIER_JA,
     QUANT_EN,
     QUANT_JA,
     VERBAL_NEGATION_EN,
@@ -174,6 +176,40 @@ def quantifier_hits(statement: str, quote: str) -> list[Hit]:
             )
         )  # fmt: skip
     return hits
+
+
+def qualifier_hits(statement: str, quote: str) -> list[Hit]:
+    """An adverbial qualifier of the quote ("usually", 「通常」, 「多くの場合」) dropped by the statement.
+
+    Fires only when the statement restates the qualified words (same anchor, same
+    neighbours) and carries no qualifier, quantifier or hedge of its own.
+    """
+    ja = is_japanese(quote)
+    qual = QUALIFIER_JA if ja else QUALIFIER_EN
+    if qual.search(statement) or _quantifiers(statement, ja) or (MODAL_SUPPRESS_JA if ja else MODAL_SUPPRESS_EN).search(statement):
+        return []
+    toks = words(quote)
+    for m in qual.finditer(quote):
+        if ja:
+            anchor = ja_anchor_after(quote, m.end(), 12) or ja_anchor_before(quote, m.start(), 8)
+        else:
+            anchor = _anchor_en(quote, toks, m.end())
+        if anchor is None:
+            continue
+        a_span = (anchor.start, anchor.end)
+        occ = next((o for o in _occurrences(statement, anchor.text, ja) if context_agrees(statement, o, quote, a_span, ja)), None)
+        if occ is None:
+            continue
+        cue = m.group()
+        return [
+            Hit(
+                Reason.OVERCLAIM_QUANTIFIER, "qualifier_dropped",
+                occ, statement[occ[0] : occ[1]], m.span(), cue, "quote",
+                f"keep the source's qualifier: {cue!r}",
+                f"the quote limits it ({cue!r}) but the statement says {statement[occ[0]:occ[1]]!r} without the limit",
+            )
+        ]  # fmt: skip
+    return []
 
 
 # --- negation ---------------------------------------------------------------------------
