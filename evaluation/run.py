@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from claimledger._version import __version__
-from evaluation import BENCHMARK_VERSION, DEFAULT_SEED, attribution_bench, redteam, scope_slices
+from evaluation import BENCHMARK_VERSION, DEFAULT_SEED, attribution_bench, hedge_bench, redteam, scope_slices
 from evaluation import report_md as md
 from evaluation.corpus import EN_SETS, JA_SETS, english_documents, input_hashes, japanese_documents
 from evaluation.numbers_bench import build_number_bench, load_tables
@@ -69,6 +69,9 @@ def main(argv: list[str] | None = None) -> int:
         nbench = build_number_bench(load_tables(args.bench, args.tables, args.seed), args.seed)
         _progress(f"numeric benchmark: {len(nbench.tables)} TabFact tables, {len(nbench.cases)} cases")
         results["numeric_recompute"] = (BENCHMARK_VERSION, run_number_bench(nbench, work, _progress))
+        hcases = hedge_bench.build_hedge_bench(docs, args.seed)
+        _progress(f"overclaim mutation families (evaluation/hedge_bench.py): {len(hcases)} cases")
+        results["overclaim_mutation"] = (f"{BENCHMARK_VERSION} hedge/negation families", hedge_bench.run_hedge_bench(hcases))
         _progress("overclaim rules on the labelled slices (scripts/eval_overclaim.py)")
         results["overclaim"] = (
             "bench slices (" + ", ".join(OVERCLAIM_SETS) + ")",
@@ -205,6 +208,7 @@ def render(
         *md.slice_table(over, judged or None),
         *md.confusion_block("Confusion table (positive = no finding)", over, "no finding", "flagged"),
         "",
+        *hedge_bench.section(results["overclaim_mutation"][1]),
         "## Semantic judge",
         "",
     ]

@@ -150,7 +150,8 @@ def context_agrees(a: str, a_span: tuple[int, int], b: str, b_span: tuple[int, i
     if ja:
         def near_ja(text: str, span: tuple[int, int]) -> set[str]:
             seg = text[max(0, span[0] - 12) : span[0]] + " " + text[span[1] : span[1] + 12]
-            return {r.text for r in ja_runs(seg)}
+            # runs of two or more, and single kanji/katakana words (凧, 空, 船: captions are made of them)
+            return {r.text for r in ja_runs(seg, min_len=1) if not _is_ja_number(r.text)}
 
         return bool(near_ja(a, a_span) & near_ja(b, b_span))
 

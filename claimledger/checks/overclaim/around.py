@@ -123,8 +123,15 @@ _ANY_HEDGE_EN = re.compile(
 _ANY_HEDGE_JA = re.compile(r"約|およそ|凡そ|おおよそ|ほぼ|概ね|おおむね|だいたい|大体|程度|前後|ほど|くらい|ぐらい|以上|以下|未満|近く")
 
 
-def _restores(statement: str, cue: str, ja: bool, kind: str) -> bool:
-    """Does the statement keep the omitted cue (or a hedge, qualifier or negation of its own)?"""
+def _restores(statement: str, cue: str, ja: bool, kind: str, quote: str = "") -> bool:
+    """Does the statement keep the omitted cue (or a hedge, qualifier or negation of its own)?
+
+    Only the words outside the quote count: a hedge inside the quote is another
+    hedge, and a quote standing for itself (no statement) restores nothing.
+    """
+    q = quote.strip()
+    if q and q in statement:
+        statement = statement.replace(q, " ")
     if cue.strip(" 、,").casefold() in statement.casefold():
         return True
     if kind == "negation":
@@ -159,9 +166,9 @@ def _modal_hits(statement: str, quote: str, ctx: str, span: tuple[int, int]) -> 
             continue
         cue_span = (base + m.start(), base + m.end())
         cue = ctx[cue_span[0] : cue_span[1]].strip()
-        if _restores(statement, cue, ja, kind):
+        if _restores(statement, cue, ja, kind, quote):
             continue
-        if not _statement_uses_quote(statement, quote):
+        if statement.strip() != quote.strip() and not _statement_uses_quote(statement, quote):
             return hits
         src = (min(cue_span[0], span[0]), max(cue_span[1], span[1]))
         occ = _statement_anchor(statement, quote, at_end=base == a0)

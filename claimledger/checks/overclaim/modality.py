@@ -17,6 +17,7 @@ from claimledger.checks.overclaim._text import (
     context_agrees,
     ends_run,
     find_stem,
+    is_content_word,
     is_japanese,
     ja_anchor_after,
     ja_anchor_before,
@@ -69,20 +70,52 @@ def _occurrences(text: str, anchor: str, ja: bool) -> Iterator[tuple[int, int]]:
 # --- modality ---------------------------------------------------------------------------
 
 
+_JA_DETERMINERS = frozenset(["一部の", "多くの", "ほとんどの", "大半の", "大部分の"])
+_JA_AMOUNT = re.compile(r"多い|多かった|多数|少ない|少数|一部|大半|大部分|ほとんど|多く")
+_JA_ADVERB_MODALS = frozenset(["おそらく", "恐らく", "たぶん", "多分"])
+
+
+def _locally_hedged(statement: str, occ: tuple[int, int], ja: bool) -> bool:
+    """A hedge or qualifier stands right next to this word of the statement."""
+    suppress = re.compile((MODAL_JA if ja else MODAL_EN).pattern + "|" + (QUALIFIER_JA if ja else QUALIFIER_EN).pattern, re.I)
+    if ja:
+        window = statement[max(0, occ[0] - 8) : occ[1] + 14]
+    else:
+        toks = words(statement)
+        idx = next((i for i, t in enumerate(toks) if t.start <= occ[0] < t.end + 1), None)
+        if idx is None:
+            return True
+        lo, hi = toks[max(0, idx - 4)].start, toks[min(len(toks) - 1, idx + 1)].end
+        window = statement[lo:hi]
+    return suppress.search(window) is not None
+
+
 def modality_hits(statement: str, quote: str) -> list[Hit]:
     ja = is_japanese(quote)
     suppress = MODAL_SUPPRESS_JA if ja else MODAL_SUPPRESS_EN
+    local = False
     if suppress.search(statement):
-        return []
+        # the statement hedges or attributes something: only a hedge it has fewer of than the quote,
+        # over a word it restates with no hedge next to it, is dropped
+        modal = MODAL_JA if ja else MODAL_EN
+        if len(modal.findall(statement)) >= len(modal.findall(quote)):
+            return []
+        local = True
     hits: list[Hit] = []
     toks = words(quote)
     for m in (MODAL_JA if ja else MODAL_EN).finditer(quote):
-        anchor = ja_anchor_before(quote, m.start()) if ja else _anchor_en(quote, toks, m.end())
+        if ja and m.group() in _JA_ADVERB_MODALS:  # おそらく上がっている: the predicate follows
+            anchor = (
+                ja_anchor_after(quote, m.end(), 12) or ja_anchor_before(quote, m.start())
+                or _ja_loose_after(quote, m.end())
+            )  # fmt: skip
+        else:
+            anchor = ja_anchor_before(quote, m.start()) if ja else _anchor_en(quote, toks, m.end())
         if anchor is None:
             continue
         a_span = (anchor.start, anchor.end)
         occ = next((o for o in _occurrences(statement, anchor.text, ja) if context_agrees(statement, o, quote, a_span, ja)), None)
-        if occ is None:
+        if occ is None or (local and _locally_hedged(statement, occ, ja)):
             continue
         src = (min(m.start(), anchor.start), max(m.end(), anchor.end))
         hits.append(
@@ -95,7 +128,7 @@ def modality_hits(statement: str, quote: str) -> list[Hit]:
             )
         )  # fmt: skip
         break
-    if not hits:
+    if not hits and not local:
         hits.extend(_causal_hits(statement, quote, ja))
     return hits
 
@@ -186,19 +219,32 @@ def qualifier_hits(statement: str, quote: str) -> list[Hit]:
     """
     ja = is_japanese(quote)
     qual = QUALIFIER_JA if ja else QUALIFIER_EN
+    local = False
     if qual.search(statement) or _quantifiers(statement, ja) or (MODAL_SUPPRESS_JA if ja else MODAL_SUPPRESS_EN).search(statement):
-        return []
+        # the statement qualifies something: only a qualifier it has fewer of than the quote,
+        # over a word it restates with no qualifier or hedge next to it, is dropped
+        if len(qual.findall(statement)) >= len(qual.findall(quote)):
+            return []
+        local = True
     toks = words(quote)
     for m in qual.finditer(quote):
+        if ja and m.group() in _JA_DETERMINERS and (_quantifiers(statement, ja) or _JA_AMOUNT.search(statement)):
+            continue  # 多くの学生 -> 学生は多い: the amount is said another way
         if ja:
-            anchor = ja_anchor_after(quote, m.end(), 12) or ja_anchor_before(quote, m.start(), 8)
+            anchor = (
+                ja_anchor_after(quote, m.end(), 12) or ja_anchor_before(quote, m.start(), 8)
+                or _ja_loose_after(quote, m.end())
+            )  # fmt: skip
         else:
             anchor = _anchor_en(quote, toks, m.end())
+            if anchor is None:
+                before = [t for t in toks if t.end <= m.start() and is_content_word(t)]
+                anchor = before[-1] if before and m.start() - before[-1].end < 30 else None
         if anchor is None:
             continue
         a_span = (anchor.start, anchor.end)
         occ = next((o for o in _occurrences(statement, anchor.text, ja) if context_agrees(statement, o, quote, a_span, ja)), None)
-        if occ is None:
+        if occ is None or (local and _locally_hedged(statement, occ, ja)):
             continue
         cue = m.group()
         return [
@@ -221,7 +267,7 @@ def _negations(text: str, ja: bool) -> list[tuple[int, int, Token]]:
         clean = _blank(text, NOT_NEGATION_JA)
         out = []
         for m in VERBAL_NEGATION_JA.finditer(clean):
-            anchor = ja_anchor_before(text, m.start(), window=6)
+            anchor = ja_anchor_before(text, m.start(), window=6) or _ja_kana_predicate(text, m.start())
             if anchor is not None:
                 out.append((m.start(), m.end(), anchor))
         return out
@@ -229,13 +275,46 @@ def _negations(text: str, ja: bool) -> list[tuple[int, int, Token]]:
     toks = words(text)
     out = []
     for m in VERBAL_NEGATION_EN.finditer(clean):
-        anchor = next_content_word(toks, m.end(), limit=4)
-        if anchor is not None and anchor.low not in _LIGHT_VERBS:
+        anchor = next_content_word(toks, m.end(), limit=6)
+        if (anchor is None or anchor.low in _LIGHT_VERBS) and (
+            _AUX_BEFORE.search(text, 0, m.start()) or m.group().lower() in ("cannot", "n't")
+        ):
+            # "the insolation is not about the same as ...": the negated auxiliary's subject
+            before = [t for t in toks if t.end <= m.start() and is_content_word(t) and t.low not in _LIGHT_VERBS]
+            anchor = before[-1] if before and m.start() - before[-1].end < 40 else None
+        if anchor is not None:
             out.append((m.start(), m.end(), anchor))
     return out
 
 
+_AUX_BEFORE = re.compile(
+    r"\b(?:is|are|was|were|be|been|has|have|had|do|does|did|will|would|can|could|should|may|might|must)\s+$", re.I
+)
 _LIGHT_VERBS = frozenset(["get", "got", "make", "made", "take", "took", "give", "gave", "go", "went", "come", "came", "put", "set", "keep", "kept", "let", "help"])
+
+
+def _ja_loose_after(text: str, pos: int) -> Token | None:
+    """The three characters after an adverb (生けて in 一般に生けてある, 映って in おそらく映っている)."""
+    seg = text[pos : pos + 12]
+    cut = min((i for i in (seg.find(c) for c in "、。，,") if i >= 0), default=len(seg))
+    seg = seg[:cut]
+    lead = len(seg) - len(seg.lstrip(" 　"))
+    word = seg[lead : lead + 3]
+    if len(word) < 2:
+        return None
+    return Token(word, pos + lead, pos + lead + len(word))
+
+
+def _ja_kana_predicate(text: str, pos: int) -> Token | None:
+    """A kana-only predicate before a negation (わらってい|ません, のせられてい|ません), from its particle on."""
+    lo = max(0, pos - 10)
+    seg = text[lo:pos]
+    cut = max(seg.rfind(c) for c in "をにがはでと、。，,")
+    if cut >= 0:
+        lo, seg = lo + cut + 1, seg[cut + 1 :]
+    if len(seg) < 3 or not all("\u3040" <= c <= "\u309f" for c in seg):
+        return None
+    return Token(seg, lo, lo + len(seg))
 
 
 def _has_negation(text: str, ja: bool) -> bool:
@@ -244,13 +323,32 @@ def _has_negation(text: str, ja: bool) -> bool:
     return NEGATION_EN.search(_blank(text, NOT_NEGATION_EN)) is not None
 
 
+def _unmatched(cues: list[tuple[int, int, Token]], other: str, ja: bool) -> list[tuple[int, int, Token]]:
+    """The negations whose anchor ``other`` does not negate too."""
+    negated = {a.text if ja else stem(a.text) for _c0, _c1, a in _negations(other, ja)}
+    return [c for c in cues if (c[2].text if ja else stem(c[2].text)) not in negated]
+
+
+def _all_restated(cues: list[tuple[int, int, Token]], text: str, other: str, ja: bool) -> bool:
+    """Every negated anchor of ``text`` is negated in ``other`` too (a paraphrase, not a flip)."""
+    return not _unmatched(cues, other, ja)
+
+
 def negation_hits(statement: str, quote: str) -> list[Hit]:
     ja = is_japanese(quote)
     hits: list[Hit] = []
-    # Polarity is compared only when one side has no negation at all: with negations on both
-    # sides, a paraphrase moves them around too easily to tell a flip from a rewording.
+    # Polarity is compared when one side has no negation at all, or when one side has more
+    # verbal negations than the other (then only over the words the other side does not negate):
+    # with as many negations on both sides, a paraphrase moves them around too easily to tell a
+    # flip from a rewording.
     s_neg, q_neg = _has_negation(statement, ja), _has_negation(quote, ja)
-    for c0, c1, anchor in _negations(quote, ja) if not s_neg else []:
+    if s_neg and q_neg:
+        s_cues, q_cues = _negations(statement, ja), _negations(quote, ja)
+        if len(s_cues) > len(q_cues):
+            q_neg = _all_restated(s_cues, statement, quote, ja)
+        elif len(s_cues) < len(q_cues):
+            s_neg = _all_restated(q_cues, quote, statement, ja)
+    for c0, c1, anchor in _unmatched(_negations(quote, ja), statement, ja) if not s_neg else []:
         for occ in _occurrences(statement, anchor.text, ja):
             if context_agrees(statement, occ, quote, (anchor.start, anchor.end), ja):
                 src = (min(c0, anchor.start), max(c1, anchor.end))
@@ -264,7 +362,7 @@ def negation_hits(statement: str, quote: str) -> list[Hit]:
                     )
                 )  # fmt: skip
                 break
-    for c0, c1, anchor in _negations(statement, ja) if not q_neg else []:
+    for c0, c1, anchor in _unmatched(_negations(statement, ja), quote, ja) if not q_neg else []:
         for occ in _occurrences(quote, anchor.text, ja):
             if context_agrees(statement, (anchor.start, anchor.end), quote, occ, ja):
                 span = (min(c0, anchor.start), max(c1, anchor.end))
