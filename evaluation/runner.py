@@ -8,7 +8,7 @@ from pathlib import Path
 from claimledger._api import gate
 from claimledger._config import GateConfig
 from claimledger.model.claim import Ledger, NumberClaim, QuoteClaim
-from claimledger.model.finding import Status
+from claimledger.model.finding import Finding, Status
 from evaluation.numbers_bench import GROUP_SIZE as NUMBER_GROUP
 from evaluation.numbers_bench import NumberBench, write_csv
 from evaluation.quote_bench import QuoteBench, QuoteCase, write_sources
@@ -36,7 +36,9 @@ def run_quote_bench(bench: QuoteBench, workdir: Path, progress: Progress | None 
             QuoteClaim(kind="quote", id=f"Q{i}", source=c.cite, quote=c.quote) for i, c in enumerate(cases)
         ]
         report = gate(Ledger(version=1, sources=sources, claims=claims), config=config, base_dir=folder)
-        findings = {f.claim_id: f for f in report.findings}
+        findings: dict[str, Finding] = {}
+        for f in report.findings:  # the claim's own check comes first; overclaim findings follow
+            findings.setdefault(f.claim_id, f)
         for i, case in enumerate(cases):
             f = findings[f"Q{i}"]
             outcomes.append(
@@ -70,7 +72,9 @@ def run_number_bench(bench: NumberBench, workdir: Path, progress: Progress | Non
         ]
         ledger = Ledger(version=1, datasets={n: f"{n}.csv" for n in group}, claims=claims)
         report = gate(ledger, config=config, base_dir=folder)
-        findings = {f.claim_id: f for f in report.findings}
+        findings: dict[str, Finding] = {}
+        for f in report.findings:  # the claim's own check comes first; overclaim findings follow
+            findings.setdefault(f.claim_id, f)
         for i, case in enumerate(cases):
             f = findings[f"N{i}"]
             detail = f"claimed {case.value!r} (tolerance {case.tolerance}), true {case.truth!r}, {case.sql}"
