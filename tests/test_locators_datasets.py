@@ -89,8 +89,9 @@ def _quote(cid: str, source: str, quote: str, locator: str) -> str:
         ("en", "quits fell by half", "p. 9", True, "has 3 pages"),
         ("en", "Output per hour fell by about 4%", "Table 2", False, ""),
         ("en", "quits fell by half", "Table 2", True, "p. 3"),
-        ("ja", "時間当たり生産量は約4%低下した", "2頁", False, ""),
-        ("ja", "時間当たり生産量は約4%低下した", "1頁", True, "p. 2"),
+        # the whole restriction is quoted: a quote cut after 移行後6か月の would be overclaim_quote_omits_hedge
+        ("ja", "移行後6か月の時間当たり生産量は約4%低下した", "2頁", False, ""),
+        ("ja", "移行後6か月の時間当たり生産量は約4%低下した", "1頁", True, "p. 2"),
     ],
 )
 def test_page_locators_on_pdf_quotes(
