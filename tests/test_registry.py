@@ -152,7 +152,7 @@ def test_the_built_in_kinds_register_through_the_same_decorators() -> None:
     assert (kinds["quote"], kinds["number"], kinds["negative"]) == (QuoteClaim, NumberClaim, NegativeClaim)
     assert BUILTIN_MODULES == ("claimledger.checks.builtin",)
     assert [s.name for s in checks_for("quote")] == ["literal_quote", "overclaim", "scope", "locator"]
-    assert [s.name for s in checks_for("number")] == ["numeric_recompute", "scope"]
+    assert [s.name for s in checks_for("number")] == ["numeric_recompute", "overclaim", "scope"]
     assert [s.name for s in checks_for("negative")] == ["negative_claim"]
     assert [s.name for s in checks_for("attribution")] == ["attribution"]
     assert [s.name for s in checks_for("dataset")] == ["dataset"]
