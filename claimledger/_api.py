@@ -27,6 +27,24 @@ if TYPE_CHECKING:
 Progress = Callable[[str, int, int], None]
 
 
+def _record_sections(ledger: Ledger, draft: str | Path, fmt: str | None) -> None:
+    """For `questions:` with `section:`: the draft headings around each located claim, innermost first."""
+    from claimledger.extract.draft import read_draft
+
+    d = read_draft(draft, fmt)
+    heads = [(d.line_col(h.raw_start)[0], h.level, h.title) for h in d.headings]
+    for claim in ledger.claims:
+        if claim.location is None:
+            continue
+        chain: list[str] = []
+        level = 10**6
+        for line, lvl, title in reversed(heads):
+            if line <= claim.location.line and lvl < level:
+                chain.append(title)
+                level = lvl
+        ledger._claim_sections[claim.id] = chain
+
+
 def _judge_step(
     claims: list[Claim], ctx: RunContext, judge: Judge, cache: str | Path | None, draft: str | Path | None,
     findings: list[Finding], questions: str = "template",
@@ -38,6 +56,12 @@ def _judge_step(
     findings.extend(added)
     _place_by_judge(claims, added, ctx, findings)
     findings.extend(_meaning_unchecked(claims, {f.claim_id for f in added}, "the judge gave no answer"))
+    if ctx.ledger.question is not None or ctx.ledger.questions or any(c.answers is not None for c in ctx.ledger.claims):
+        from claimledger.checks.scope.judge import scope_judge_findings
+
+        scoped, scope_meta = scope_judge_findings(ctx.ledger, ctx, judge, cache_path=cache, draft=draft_text)
+        findings.extend(scoped)
+        meta = {**meta, "scope_questions": scope_meta} if isinstance(meta, dict) else meta
     return meta
 
 
@@ -240,6 +264,8 @@ def gate(
     from claimledger.checks.attribution import record_text, with_records
 
     records = {r.key: record_text(r.authors, r.title, r.venue, r.year) for r in references}
+    if draft is not None and any(q.section for q in parsed.questions.values()):
+        _record_sections(parsed, draft, draft_format)
     findings: list[Finding] = []
     with run:
         total = len(parsed.claims)

@@ -37,7 +37,7 @@ import yaml
 SPEC = Path(__file__).resolve().parent / "redteam_sources.yaml"
 GENERIC = ("fabricated_quote", "changed_number", "unlisted_figure", "fabricated_reference")
 KINDS = (
-    "fabricated_quote", "changed_number", "dropped_hedge", "widened_scope", "wrong_population",
+    "fabricated_quote", "changed_number", "dropped_hedge", "dropped_hedge_outside_quote", "widened_scope", "wrong_population",
     "wrong_period", "wrong_measure", "correlation_as_cause", "unsupported_summary", "unlisted_figure",
     "fabricated_reference",
 )  # fmt: skip
@@ -100,7 +100,8 @@ def _bump(statement: str) -> str:
     if m is None:
         return statement
     n = m.group(0)
-    new = str(int(float(n)) + 7) if "." not in n else f"{float(n) + 0.5:g}"
+    # far enough that no displayed precision covers it (4 would be a rounding of 3.5)
+    new = str(int(float(n)) + 7) if "." not in n else f"{float(n) + 1.3:g}"
     if re.match(r"\s*倍|\s*times", statement[m.end() :]):
         new = str(int(float(n)) + 1)
     return statement[: m.start()] + new + statement[m.end() :]
@@ -126,7 +127,7 @@ def _case(src: dict[str, Any], kind: str | None, plant: dict[str, Any], index: i
     extra_body: list[str] = []
     refs: list[str] = []
     if kind in ("wrong_population", "wrong_period", "widened_scope", "dropped_hedge", "correlation_as_cause",
-                "wrong_measure"):  # fmt: skip
+                "wrong_measure", "dropped_hedge_outside_quote"):  # fmt: skip
         label_fact = int(plant["fact"])
         facts[label_fact]["statement"] = plant["statement"]
         if "quote" in plant:
@@ -135,8 +136,8 @@ def _case(src: dict[str, Any], kind: str | None, plant: dict[str, Any], index: i
         summary = plant["summary"]
     elif kind == "fabricated_quote":
         label_fact = 0
-        facts[0]["quote"] = facts[0]["statement"].rstrip("。.")
-        if facts[0]["quote"] == src["facts"][0]["quote"]:
+        facts[0]["quote"] = facts[0]["statement"].rstrip("。！？.!?")
+        if facts[0]["quote"] in src["source"]:  # the statement is verbatim: fabricate a wording
             facts[0]["quote"] = ("全国の" if lang == "ja" else "Across the country, ") + facts[0]["quote"]
     elif kind == "changed_number":
         label_fact = next(j for j, f in enumerate(facts) if re.search(r"\d", f["statement"]))
@@ -190,11 +191,9 @@ def _case(src: dict[str, Any], kind: str | None, plant: dict[str, Any], index: i
 
 def _cite(sentence: str, key: str, lang: str) -> str:
     s = sentence.strip()
-    if lang == "ja":
-        body = s[:-1] if s.endswith("。") else s
-        return f"{body} [@{key}]。"
-    body = s[:-1] if s.endswith(".") else s
-    return f"{body} [@{key}]."
+    end = s[-1] if s and s[-1] in "。！？.!?" else ("。" if lang == "ja" else ".")
+    body = s[:-1] if s and s[-1] in "。！？.!?" else s
+    return f"{body} [@{key}]{end}"
 
 
 def write_case(case: Case, folder: Path) -> tuple[Path, Path]:
@@ -232,10 +231,12 @@ def run_case(case: Case, folder: Path, judge: Any = None, cache: Path | None = N
     return Outcome(case, bool(on_target), flagged, on_target)
 
 
-def run_all(judge: Any = None, progress: Callable[[str], None] | None = None) -> list[Outcome]:
+def run_all(
+    judge: Any = None, progress: Callable[[str], None] | None = None, cases: list[Case] | None = None
+) -> list[Outcome]:
     out: list[Outcome] = []
     with tempfile.TemporaryDirectory(prefix="claimledger-redteam-") as tmp:
-        for i, case in enumerate(build_cases()):
+        for i, case in enumerate(build_cases() if cases is None else cases):
             out.append(run_case(case, Path(tmp) / f"case{i}", judge, Path(tmp) / "judge.sqlite3"))
         if progress:
             progress(f"red-team benchmark: {len(out)} drafts")
@@ -306,7 +307,8 @@ def markdown(outcomes: list[Outcome], judged: list[Outcome] | None, judge_note: 
         out += ["", "A fabricated entry in the draft's source list that nothing cites is flagged on its line only as",
                 "unlisted figures (its volume and pages) or an unlisted quotation (its title in 「」); those findings do",
                 "not see the problem and are not counted as catches. A citation to an undeclared work is caught",
-                "(`unlisted_citation`). Resolving bibliography entries is issue 17 (helper refs)."]  # fmt: skip
+                "(`unlisted_citation`). The reference check of issue 17 reads `.bib` files and the ledger's",
+                "`references:`, not a Markdown source list, so it does not see this entry."]  # fmt: skip
     out += ["", f"Judge: {judge_note}."]
     per_lang = ["", "| kind | lang | n | caught |", "|---|---|---:|---:|"]
     per_lang += [f"| {k} | {lang} | {n} | {c} |" for k, lang, n, c in _rows(outcomes)]

@@ -23,6 +23,7 @@ from evaluation import report_md as md
 from evaluation.corpus import EN_SETS, JA_SETS, english_documents, input_hashes, japanese_documents
 from evaluation.numbers_bench import build_number_bench, load_tables
 from evaluation.quote_bench import build_quote_bench
+from evaluation.redteam_bench import build_bench_cases
 from evaluation.runner import run_number_bench, run_quote_bench
 from evaluation.scoring import Outcome
 from evaluation.slices import OVERCLAIM_SETS, judge_settings, run_judge, run_overclaim
@@ -98,13 +99,16 @@ def main(argv: list[str] | None = None) -> int:
     scope_rows = scope_slices.run_scope(args.bench, _progress)
     _progress("red-team benchmark (evaluation/redteam.py), no judge")
     red = redteam.run_all(None, _progress)
-    red_judged = None
+    held_cases = build_bench_cases(args.bench)
+    held = redteam.run_all(None, _progress, held_cases)
+    red_judged = held_judged = None
     if settings is not None:
         from claimledger.judge import make_judge
 
         judge = make_judge(settings["kind"], settings["model"], settings["url"] or None)  # type: ignore[arg-type]
         try:
             red_judged = redteam.run_all(judge, _progress)
+            held_judged = redteam.run_all(judge, _progress, held_cases)
         finally:
             judge.close()
     elapsed = time.monotonic() - started
@@ -116,14 +120,15 @@ def main(argv: list[str] | None = None) -> int:
         "tool_version": __version__,
         "judge": judge_note,
         "checks": md.operating_points(results),
-        "redteam": {k: v for k, v in redteam.summary(red).items() if k != "per_kind"}
-        | {"per_kind": {k: {"n": d["n"], "caught": d["caught"]} for k, d in redteam.summary(red)["per_kind"].items()}},
+        "redteam": _redteam_points(red),
+        "redteam_bench_texts": _redteam_points(held),
     }
     args.points.write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     _progress(f"wrote {args.points}")
     attribution = attribution_bench.render(attr_scores, args.attribution_rows, attr_judged, judge_note, args.seed)
     doc = render(results, meta, qbench.dropped, elapsed, attribution)
-    doc += "\n".join(redteam_section(red, red_judged, meta["judge"]) + scope_section(scope_rows)) + "\n"
+    sections = redteam_section(red, red_judged, meta["judge"]) + held_section(held, held_judged, meta["judge"])
+    doc += "\n".join(sections + scope_section(scope_rows)) + "\n"
     args.out.write_text(doc, encoding="utf-8")
     _progress(f"wrote {args.out} ({elapsed:.0f} s)")
     print("\n".join(md.summary_table(results)))
@@ -241,7 +246,9 @@ def redteam_section(red: list[redteam.Outcome], judged: list[redteam.Outcome] | 
         "`evaluation/redteam.py`). Every draft runs through `gate(ledger, draft=..., summary_section=...)`",
         "as `claimledger check --ledger L --draft D --summary-section S --allow <years>` does. A problem is",
         "caught when a HIGH or MED finding points at it (same claim id or same draft line); a clean draft is",
-        "a false alarm when it gets any HIGH or MED finding.",
+        "a false alarm when it gets any HIGH or MED finding. One MED is set aside: without a judge every",
+        "cited sentence gets `attribution_meaning_unchecked` (its meaning was not checked), which is neither",
+        "a catch nor a false alarm.",
         "",
         "**Read these figures with care.** The sources, the planted problems and the scope rules were",
         "written by the same engineer in the same session, so this is an in-sample figure: it shows that",
@@ -250,6 +257,29 @@ def redteam_section(red: list[redteam.Outcome], judged: list[redteam.Outcome] | 
         "that changes a word no slot reads) are missed, as the listed misses show.",
         "",
         *redteam.markdown(red, judged, judge),
+    ]
+
+
+def _redteam_points(outcomes: list[redteam.Outcome]) -> dict[str, Any]:
+    s = redteam.summary(outcomes)
+    return {k: v for k, v in s.items() if k != "per_kind"} | {
+        "per_kind": {k: {"n": d["n"], "caught": d["caught"]} for k, d in s["per_kind"].items()}
+    }
+
+
+def held_section(held: list[redteam.Outcome], judged: list[redteam.Outcome] | None, judge: str) -> list[str]:
+    return [
+        "",
+        "### Held out: drafts generated from the real texts of the bench",
+        "",
+        "Drafts built at `make eval` time from documents of SummEdits (English) and JHARS (Japanese) by",
+        "`evaluation/redteam_bench.py`: up to three verbatim sentences of a document become the",
+        "writer's quoted facts (the first also the summary); problems are planted only where the text",
+        "allows (a year to move, a hedge to drop, a place to widen, a population word to swap), so some",
+        "kinds are rare. These texts were not used to write the rules. Clean drafts measure the whole",
+        "pipeline's false alarms on real prose.",
+        "",
+        *redteam.markdown(held, judged, judge),
     ]
 
 

@@ -73,3 +73,44 @@ def test_summary_counts_recall_and_false_alarms() -> None:
     assert (s["problems"], s["caught"], s["recall"], s["clean"], s["false_alarms"]) == (1, 1, 1.0, 1, 1)
     lines = redteam.markdown(outcomes, None, "not run")
     assert any("about 40 %" in line for line in lines)
+
+
+def _tiny_bench(root: Path) -> Path:
+    """A bench folder shaped like ../shared/bench, with texts written for this test."""
+    import json
+
+    en = (
+        "The council published its annual report on Monday. In 2022, about 35% of households in Canada "
+        "recycled electronic waste, the report said. Recycling rates were higher in cities than in rural "
+        "areas across the country. Officials expect the rate to keep rising next year."
+    )
+    ja = (
+        "この町では古い家電の回収が進んでいる。2021年には、町内の世帯の約4割が家電の回収に協力した。"
+        "回収に協力した世帯は、前の年より少し増えたとされている。町は回収所を二か所に増やす予定である。"
+    )
+    for name, lang, text in (("summedits", "en", en), ("jhars", "ja", ja)):
+        folder = root / name
+        folder.mkdir(parents=True)
+        row = {"id": f"{name}/x/1", "source": text, "claim": "-", "label": "supported", "lang": lang,
+               "meta": {"doc_sha1": "abc"}}  # fmt: skip
+        (folder / "bench.jsonl").write_text(json.dumps(row, ensure_ascii=False) + "\n", encoding="utf-8")
+    return root
+
+
+def test_held_out_drafts_from_bench_texts_plant_only_what_the_text_allows(tmp_path: Path) -> None:
+    from evaluation.redteam_bench import build_bench_cases
+
+    cases = build_bench_cases(_tiny_bench(tmp_path / "bench"), per_set=1)
+    kinds = {(c.lang, c.kind) for c in cases}
+    for lang in ("en", "ja"):
+        for kind in (None, "fabricated_quote", "changed_number", "unlisted_figure", "fabricated_reference",
+                     "wrong_period", "dropped_hedge", "wrong_population"):  # fmt: skip
+            assert (lang, kind) in kinds, (lang, kind)
+    assert ("en", "widened_scope") in kinds  # "in Canada" -> "worldwide"
+    by_id = {c.id: c for c in cases}
+    period = by_id["bench-summedits-0/wrong_period"]
+    assert "In 2019, about 35%" in period.draft
+    for case_id in ("bench-summedits-0/clean", "bench-jhars-0/clean"):
+        assert redteam.run_case(by_id[case_id], tmp_path / case_id.replace("/", "_")).flagged == []
+    for case_id in ("bench-summedits-0/wrong_period", "bench-jhars-0/wrong_period", "bench-summedits-0/widened_scope"):
+        assert redteam.run_case(by_id[case_id], tmp_path / case_id.replace("/", "_")).caught, case_id

@@ -279,3 +279,22 @@ def test_slot_reading_never_raises(source: str, statement: str) -> None:
     scope_issues(
         QuestionScope(statement or None, population=statement or None, period=statement or None), statement, p
     )
+
+
+def test_a_section_question_applies_to_the_claims_located_in_that_section(tmp_path: Path) -> None:
+    draft = tmp_path / "digest.md"
+    draft.write_text(
+        "# 調査ダイジェスト\n\n## 企業の中の開発\n\n社員の32％が先に使い始めている [@survey]。\n\n"
+        "## 個人開発者\n\n### 利用の始まり\n\n32％が先に使い始めている [@survey]。\n",
+        encoding="utf-8",
+    )
+    statement = "32％が先に使い始めている。"
+    ledger = _ledger(tmp_path, [
+        {"id": "S1", "kind": "quote", "source": "survey", "quote": EMPLOYEE_QUOTE, "statement": statement,
+         "location": {"line": 5}},
+        {"id": "S2", "kind": "quote", "source": "survey", "quote": EMPLOYEE_QUOTE, "statement": statement,
+         "location": {"line": 11}},
+    ], questions={"indie": {"text": "個人開発者は生成AIをどう使っているか", "section": "個人開発者"}})  # fmt: skip
+    scope = _scope(gate(ledger, draft=draft))
+    assert [(f.claim_id, f.reason) for f in scope] == [("S2", Reason.SCOPE_MISMATCH)]
+    assert _scope(gate(ledger)) == []  # without the draft no section is known, and no top-level question

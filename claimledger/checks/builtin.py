@@ -116,5 +116,5 @@ def dataset(claim: DatasetClaim, ctx: RunContext, earlier: Sequence[Finding]) ->
 def _scope(claim: QuoteClaim | NumberClaim, source: str, quote: str, ctx: RunContext) -> list[Finding]:
     from claimledger.checks.scope.check import claim_scope_findings
 
-    question = ctx.ledger.question_for(claim.answers)
+    question = ctx.ledger.claim_question(claim)
     return claim_scope_findings(claim.id, source, quote, claim.statement, question, ctx)

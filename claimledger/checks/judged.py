@@ -103,7 +103,8 @@ def build_request(
         claim_id=claim.id,
         language=lang,
         claim=statement,
-        question=question or verification_question(statement, lang),
+        # a claim may bring its own CoVe question (the scope check's "does this evidence answer ...?")
+        question=getattr(claim, "cove_question", None) or question or verification_question(statement, lang),
         source_id=ix.source.id,
         passages=passages,
         prompt_version=PROMPT_VERSION,

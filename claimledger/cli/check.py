@@ -48,7 +48,8 @@ if TYPE_CHECKING:
               help="Verification questions from a fixed template, or written by the model in its own fresh "
                    "request that sees only the claim.")
 @click.option("--summary-section", metavar="HEADING",
-              help="With --judge: every sentence under this heading must be supported by the rest of the draft.")  # fmt: skip
+              help="Every sentence under this heading must keep the scope (population, place, period) of the claims "
+                   "it rests on; with --judge each must also be supported by the rest of the draft.")  # fmt: skip
 def check(draft: Path | None, receipt: Path | None, **kw: Any) -> None:
     """Check every claim of a ledger: quotes against sources, numbers against data.
 

@@ -330,6 +330,8 @@ class Ledger(BaseModel):
     _path: str | None = PrivateAttr(default=None)
     _sha256: str | None = PrivateAttr(default=None)
     _reference_keys: frozenset[str] = PrivateAttr(default=frozenset())  # set by the gate once bibliographies are read
+    # claim id -> the draft headings around the claim's location, innermost first (set when a draft is given)
+    _claim_sections: dict[str, list[str]] = PrivateAttr(default_factory=dict)
 
     def metric_sql(self, name: str) -> str | None:
         m = self.metrics.get(name)
@@ -358,13 +360,15 @@ class Ledger(BaseModel):
             keys.add(ref.key)
         return self
 
-    def question_for(self, claim_answers: str | Question | None, section: str | None = None) -> Question | None:
-        """The question a claim answers: its own ``answers``, its section's, else the draft's."""
+    def question_for(
+        self, claim_answers: str | Question | None, sections: list[str] | str | None = None
+    ) -> Question | None:
+        """The question a claim answers: its own ``answers``, its (innermost) section's, else the draft's."""
         if isinstance(claim_answers, Question):
             return claim_answers
         if isinstance(claim_answers, str):
             return self.questions.get(claim_answers)
-        if section is not None:
+        for section in [sections] if isinstance(sections, str) else sections or []:
             want = " ".join(section.split()).casefold()
             for q in self.questions.values():
                 if q.section is not None and " ".join(q.section.split()).casefold() == want:
@@ -377,6 +381,10 @@ class Ledger(BaseModel):
         if self.bibliography is None:
             return []
         return [self.bibliography] if isinstance(self.bibliography, str) else list(self.bibliography)
+
+    def claim_question(self, claim: ClaimBase) -> Question | None:
+        """:meth:`question_for` a claim of this ledger, with the draft sections recorded for it."""
+        return self.question_for(claim.answers, self._claim_sections.get(claim.id))
 
 
 def _rebuild_ledger() -> None:

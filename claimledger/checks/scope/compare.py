@@ -84,6 +84,22 @@ def statistical(text: str | None) -> bool:
     return any(f.measure != "unspecified" for f in figures(text)) or bool(_QUANTIFIER.search(fold(text)))
 
 
+def _layer(where: str | None) -> str:
+    return (where or "").split(" (")[0]
+
+
+def _firm(where: str | None, near: tuple[str, ...], statement: str | None) -> str | None:
+    """The severity of a contradiction found in layer ``where``: HIGH in the near layers; farther away
+    (a heading, the survey's sample, the title) it is only MED, and only for a statistical sentence."""
+    if _layer(where) in near:
+        return MISMATCH
+    return NOT_STATED if statistical(statement) else None
+
+
+_NEAR_POPULATION = ("quote sentence", "neighbours", "caption")
+_NEAR_PERIOD = ("quote sentence", "caption", "title")
+
+
 def _unique(ms: list[Mention]) -> list[Mention]:
     seen: set[str] = set()
     out = []
@@ -175,11 +191,12 @@ def _population_issues(q: QuestionScope | None, statement: str | None, passage: 
             return [ScopeIssue("population", NOT_STATED, q_text, s_text, None, None,
                                f"the source does not say who is counted; the statement says {s_pop.text!r}")]  # fmt: skip
         rel = "soft" if ev.value in lx.SOFT else relation(ev.value, s_pop.value)
-        if rel == "evidence_narrower":
-            return [ScopeIssue("population", MISMATCH, q_text, s_text, e_text, where,
+        severity = _firm(where, _NEAR_POPULATION, statement)
+        if rel == "evidence_narrower" and severity:
+            return [ScopeIssue("population", severity, q_text, s_text, e_text, where,
                                f"the evidence counts only {_label(ev, ja)}, but the statement widens it to {s_pop.text!r}")]  # fmt: skip
-        if rel == "different":
-            return [ScopeIssue("population", MISMATCH, q_text, s_text, e_text, where,
+        if rel == "different" and severity:
+            return [ScopeIssue("population", severity, q_text, s_text, e_text, where,
                                f"the evidence counts {_label(ev, ja)}, not {_label(s_pop, ja)}")]  # fmt: skip
         if rel in ("evidence_wider", "soft") and statistical(statement):
             return [ScopeIssue("population", NOT_STATED, q_text, s_text, e_text, where,
@@ -274,9 +291,14 @@ def _period_issues(q: QuestionScope | None, statement: str | None, passage: Pass
             continue
         prose = "|" not in passage.text_of("quote sentence") and "\t" not in passage.text_of("quote sentence")
         own = set(nearest.years) if where == "quote sentence" and nearest is not None and prose else years
-        if own and not per.years & own:
-            return [ScopeIssue("period", MISMATCH, q_text, s_text, e_text, where,
-                               f"the evidence is about {e_text}, but the {who} says {per.text!r}")]  # fmt: skip
+        # a year the evidence does not have: a mismatch when the statement shares none of the evidence's
+        # years, or names no more years than the quote's own sentence (one of them was changed); a
+        # statement that names more years may take the others from elsewhere
+        replaced = where == "quote sentence" and nearest is not None and prose and per.mentions <= nearest.mentions
+        severity = _firm(where, _NEAR_PERIOD, statement) if who == "statement" else MISMATCH
+        if own and (not per.years & own or (replaced and not per.years <= own)) and severity:
+            return [ScopeIssue("period", severity, q_text, s_text, e_text, where,
+                               f"the evidence is about {e_text} (its {_layer(where)}), but the {who} says {per.text!r}")]  # fmt: skip
         if per.fiscal and not fiscal_any and statistical(statement):
             return [ScopeIssue("period", NOT_STATED, q_text, s_text, e_text, where,
                                f"the {who} says fiscal year ({per.text!r}); the evidence gives calendar years ({e_text})")]  # fmt: skip

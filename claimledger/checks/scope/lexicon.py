@@ -52,7 +52,7 @@ PARENT: dict[str, tuple[str, ...]] = {
     "sme": ("firm",),
     "university_student": ("student",),
     "student": ("individual",),
-    "pupil": ("student",),
+    "pupil": ("student", "child"),
     "teacher": ("individual",),
     "patient": ("individual",),
     "health_worker": ("employee",),
@@ -117,6 +117,8 @@ POPULATION_JA: dict[str, str] = {
     "児童": "pupil",
     "教員": "teacher",
     "教師": "teacher",
+    "講師": "teacher",
+    "教授": "teacher",
     "患者": "patient",
     "医師": "health_worker",
     "看護師": "health_worker",
@@ -192,6 +194,10 @@ POPULATION_EN: dict[str, str] = {
     "pupils": "pupil",
     "schoolchildren": "pupil",
     "teachers": "teacher",
+    "lecturers": "teacher",
+    "professors": "teacher",
+    "instructors": "teacher",
+    "faculty members": "teacher",
     "patients": "patient",
     "doctors": "health_worker",
     "physicians": "health_worker",
@@ -214,7 +220,7 @@ POPULATION_EN: dict[str, str] = {
 
 # a population word used as a manner or attribute, not as who is counted
 JA_NOT_POPULATION_AFTER = re.compile(
-    r"^(?:として|的|で(?:は)?なく|単位|情報|差|名義|向け|利用|版|用|所有|負担|消費|間)"
+    r"^(?:として|的|で(?:は)?なく|単位|情報|差|名義|向け|利用|版|用|所有|負担|消費|間|側|労働|手当|福祉|虐待|時代|期)"
 )
 JA_NOT_POPULATION_BEFORE = re.compile(r"(?:各|一|同|自|他|弊|当|貴|入|出|退|御)$")
 EN_NOT_POPULATION_BEFORE = re.compile(r"\b(?:as|by|per)\s+(?:\w+\s+)?$", re.IGNORECASE)

@@ -14,6 +14,7 @@ it. Lines of a PDF that wrap inside a sentence are joined back first.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -117,35 +118,53 @@ def _clean(text: str) -> str:
     return " ".join(t.split())
 
 
+WINDOW = 4_000  # characters of context read on each side of the quote (sentences, captions)
+HEADING_REACH = 20_000  # how far back the section heading is looked for
+SAMPLE_MATCHES = 200  # at most this many sample-definition candidates are examined per source
+SAMPLE_HEAD, SAMPLE_TAIL = 1_000_000, 300_000  # where a long source is searched for its sample definition
+
+
 def build_passage(source_text: str, start: int, end: int) -> Passage:
-    """The layers around ``source_text[start:end]`` (the verified quote or number passage)."""
-    spans = _sentences(source_text)
-    idx = [i for i, (a, b) in enumerate(spans) if a < end and b > start]
+    """The layers around ``source_text[start:end]`` (the verified quote or number passage).
+
+    Only a bounded window around the quote is split into sentences, so the cost
+    per claim does not grow with the source; the sample definition and the title
+    are found once per source text (cached).
+    """
+    lo = max(0, start - WINDOW)
+    lo = source_text.rfind("\n", 0, lo) + 1 if lo else 0  # start the window on a line boundary
+    hi = min(len(source_text), end + WINDOW)
+    nl = source_text.find("\n", hi)
+    hi = len(source_text) if nl < 0 else nl
+    window = source_text[lo:hi]
+    a, b = start - lo, end - lo
+    spans = _sentences(window)
+    idx = [i for i, (x, y) in enumerate(spans) if x < b and y > a]
     layers: list[Layer] = []
     if idx:
         first, last = idx[0], idx[-1]
-        own = source_text[spans[first][0] : spans[last][1]]
+        own = window[spans[first][0] : spans[last][1]]
         layers.append(Layer("quote sentence", _clean(own)))
         near = []
-        if first > 0 and not _is_heading(source_text[spans[first - 1][0] : spans[first - 1][1]]):
-            near.append(source_text[spans[first - 1][0] : spans[first - 1][1]])
-        if last + 1 < len(spans) and not _is_heading(source_text[spans[last + 1][0] : spans[last + 1][1]]):
-            near.append(source_text[spans[last + 1][0] : spans[last + 1][1]])
+        if first > 0 and not _is_heading(window[spans[first - 1][0] : spans[first - 1][1]]):
+            near.append(window[spans[first - 1][0] : spans[first - 1][1]])
+        if last + 1 < len(spans) and not _is_heading(window[spans[last + 1][0] : spans[last + 1][1]]):
+            near.append(window[spans[last + 1][0] : spans[last + 1][1]])
         if near:
             layers.append(Layer("neighbours", _clean(" ".join(near))))
     else:
         layers.append(Layer("quote sentence", _clean(source_text[start:end])))
-    lines = _lines(source_text)
-    caption = _nearest_caption(lines, start)
+    caption = _nearest_caption(_lines(window), a)
     if caption:
         layers.append(Layer("caption", _clean(caption)))
-    heading = next((ln.text for ln in reversed(lines) if ln.end <= start and _is_heading(ln.text)), None)
+    back_lo = max(0, start - HEADING_REACH)
+    back = _lines(source_text[back_lo:start])
+    heading = next((ln.text for ln in reversed(back) if ln.end < start - back_lo and _is_heading(ln.text)), None)
     if heading:
         layers.append(Layer("heading", _clean(_MD_HEADING.sub("", heading))))
-    sample = _sample_sentence(source_text, spans)
+    sample, title = _document_facts(source_text)
     if sample:
         layers.append(Layer("sample", sample))
-    title = next((ln.text for ln in lines if ln.text.strip()), None)
     if title and title != heading and _is_heading(title):
         layers.append(Layer("title", _clean(_MD_HEADING.sub("", title))))
     return Passage(tuple(layers))
@@ -161,10 +180,28 @@ def _nearest_caption(lines: list[_Line], pos: int, reach: int = 800) -> str | No
     return best[1] if best else None
 
 
-def _sample_sentence(text: str, spans: list[tuple[int, int]]) -> str | None:
-    for a, b in spans:
-        sent = fold(text[a:b])
-        pattern = lx.SAMPLE_JA if is_japanese(sent) else lx.SAMPLE_EN
-        if pattern.search(sent) and any(m.value not in lx.SOFT for m in populations(sent)):
-            return _clean(text[a:b])
-    return None
+@functools.lru_cache(maxsize=2)
+def _document_facts(text: str) -> tuple[str | None, str | None]:
+    """The survey's sample definition (first sentence that defines it) and the title (first line)."""
+    first_line = next((ln for ln in text[:2_000].splitlines() if ln.strip()), None)
+    sample: str | None = None
+    seen = 0
+    if len(text) > SAMPLE_HEAD + SAMPLE_TAIL:  # a long source: its front matter and its method section at the end
+        text = text[:SAMPLE_HEAD] + "\n\n" + text[-SAMPLE_TAIL:]
+    for m in re.finditer(lx.SAMPLE_JA.pattern + "|" + lx.SAMPLE_EN.pattern, text, re.IGNORECASE):
+        seen += 1
+        if seen > SAMPLE_MATCHES:
+            break
+        lo = max(0, m.start() - 400)
+        hi = min(len(text), m.end() + 400)
+        for x, y in _sentences(text[lo:hi]):
+            if not (x <= m.start() - lo < y):
+                continue
+            sent = fold(text[lo + x : lo + y])
+            pattern = lx.SAMPLE_JA if is_japanese(sent) else lx.SAMPLE_EN
+            if pattern.search(sent) and any(p.value not in lx.SOFT for p in populations(sent)):
+                sample = _clean(text[lo + x : lo + y])
+            break
+        if sample:
+            break
+    return sample, first_line

@@ -45,6 +45,7 @@ class Period:
     years: frozenset[int]
     fiscal: bool
     text: str
+    mentions: int = 1  # how many year expressions the text has
 
     def label(self) -> str:
         return self.text
@@ -204,12 +205,16 @@ def places(text: str) -> list[Mention]:
             word = m.group(0)
             if word == "世界" and re.match(r"(?:観|中で話題|的な|的に)", t[m.end() : m.end() + 4]):
                 continue
+            if re.match(r"[\u30a0-\u30ff]|大学|駅|証券|湾|都庁|地裁|高裁|弁|五輪", t[m.end() : m.end() + 2]):
+                continue  # 東京タワー, 大阪大学, 東京駅: a name, not the place counted
             out.append(Mention(lx.PLACE_JA[word], word, m.start(), m.end()))
     for m in _EN_PLACE.finditer(t):
         word = m.group(0)
         low = word.lower()
         if low in ("global",) and re.match(r"\s+(?:warming|variable|average|scale)", t[m.end() :]):
             continue
+        if low in ("in the world", "around the world", "across the world") and re.match(r"\s+[a-z]", t[m.end() :]):
+            continue  # "in the world ranking", "in the world cup": a name, not the place counted
         if low in ("french", "german", "japanese", "chinese", "korean") and re.match(
             r"\s+(?:text|language|translation|words?)", t[m.end() :], re.IGNORECASE
         ):
@@ -292,7 +297,8 @@ def period(text: str) -> Period | None:
             parts.append(m.group(0))
     if not years:
         return None
-    return Period(frozenset(years), fiscal, "、".join(parts) if is_japanese(t) else ", ".join(parts))
+    joined = "、".join(parts) if is_japanese(t) else ", ".join(parts)
+    return Period(frozenset(years), fiscal, joined, len(parts))
 
 
 # ---------------------------------------------------------------- measures
