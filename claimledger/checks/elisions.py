@@ -7,7 +7,9 @@ most :data:`MAX_GAP` normalized characters and crosses no blank line. Each
 segment must itself be long enough to mean something (``min_quote_chars``). A
 bracketed editorial insertion (``[the system]``, ``[sic]``) is a gap too (at most
 :data:`MAX_INSERTION_GAP` characters of the source stand where it is), and is
-listed in the finding. Tried only when the quote as a whole is not in the
+listed in the finding. A bracket holding a digit (``[3]``, ``[2019]``) is never an
+insertion: it is a footnote or citation mark or a figure, and must match literally
+(a changed footnote number once verified through the gap). Tried only when the quote as a whole is not in the
 source. A layer over the literal match: nothing here is fuzzy.
 """
 
@@ -23,7 +25,7 @@ MAX_GAP = 400  # normalized characters one omission may stand for
 MAX_INSERTION_GAP = 80  # source characters a bracketed insertion may replace ([the system] for "it")
 MAX_OCCURRENCES = 200  # places tried for each segment
 _MARK = re.compile(
-    r"\s*(?P<elide>\[\s*\.{3}\s*\]|\.{3}|\(\s*中?略\s*\)|〔\s*中?略\s*〕)\s*|\s*\[(?P<insert>[^\[\]]{1,60})\]\s*"
+    r"\s*(?P<elide>\[\s*\.{3}\s*\]|\.{3}|\(\s*中?略\s*\)|〔\s*中?略\s*〕)\s*|\s*\[(?P<insert>[^\[\]0-9]{1,60})\]\s*"
 )
 _BLANK_LINE = re.compile(r"\n[ \t\r\f\v]*\n")
 
