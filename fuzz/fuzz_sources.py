@@ -45,7 +45,7 @@ def test_one_input(data: bytes) -> None:
         return
     if kind == 1:
         try:
-            visible, hidden = html_extract(text)
+            visible, hidden, _extras = html_extract(text)
         except SourceError:
             return
         _check_text(visible)
