@@ -335,7 +335,9 @@ def gate(
             reproducibility=repro.to_dict(),
         )
         if references and config.offline:
-            report.notes.append("--offline: no reference was looked up; every entry is LOW 'not checked'")
+            from claimledger.refs.findings import OFFLINE_NOTE
+
+            report.notes.append(OFFLINE_NOTE)
     if not config.fail_closed:
         report.notes.append(
             "--no-fail-closed: HIGH findings are reported as warnings and do not fail the run"

@@ -41,5 +41,5 @@ class GateConfig:
     metrics_files: tuple[Path, ...] = field(default=())
     index_cache: bool = True
     bib_files: tuple[Path, ...] = field(default=())  # --bib: bibliographies checked beside the ledger's
-    offline: bool = False  # --offline: references are not looked up (LOW "not checked")
+    offline: bool = False  # --offline: answers only from the cache; the rest MED "not checked"
     refs_timeout: float = DEFAULT_REFS_TIMEOUT  # seconds per reference-service request

@@ -244,9 +244,35 @@ def test_base_urls_from_the_environment(fake: Fake, monkeypatch: pytest.MonkeyPa
     assert any("mailto=team%40example.org" in h for h in fake.hits if h.startswith("/crossref/"))
 
 
-def test_offline_is_low_not_checked(fake: Fake) -> None:
+def test_offline_without_a_cache_is_not_checked(fake: Fake) -> None:
     v = one(fake, ATT, offline=True)
     assert v.reason == NOT_CHECKED and fake.hits == []
+    assert "run without --offline" in v.message
+    from claimledger.model.finding import Reason
+
+    assert Reason.REFERENCE_NOT_CHECKED.tier == "MED"  # never LOW: an unchecked reference cannot PASS
+
+
+@pytest.mark.parametrize("work", [ATTENTION, JAPANESE], ids=["en", "ja"])
+def test_offline_decides_from_cached_answers_only(fake: Fake, tmp_path: Path, work: object) -> None:
+    from tests.refs_fake import Work
+
+    assert isinstance(work, Work)
+    ref = Reference("k", work.title, tuple(f"{f}, {g}" for g, f in work.authors[:2]), work.year, doi=work.doi)
+    assert one(fake, ref, offline=True, cache_dir=tmp_path).reason == NOT_CHECKED  # cold cache
+    assert fake.hits == []
+    assert one(fake, ref, cache_dir=tmp_path).reason == VERIFIED  # online: fills the cache
+    asked = len(fake.hits)
+    v = one(fake, ref, offline=True, cache_dir=tmp_path)
+    assert v.reason == VERIFIED and len(fake.hits) == asked
+    # the same work cited with a wrong year: the cached record disagrees, but the services the online run never
+    # asked (it stopped at the first confirmation) might hold another version: not checked, never verified
+    wrong = Reference("k", ref.title, ref.authors, work.year - 5, doi=work.doi)
+    v = one(fake, wrong, offline=True, cache_dir=tmp_path)
+    assert v.reason == NOT_CHECKED and "cache holds no answer from" in v.message
+    # --refresh with --offline: the cache is not read, so nothing is decided
+    assert one(fake, ref, offline=True, cache_dir=tmp_path, refresh=True).reason == NOT_CHECKED
+    assert len(fake.hits) == asked
 
 
 def test_cache_answers_the_second_run_and_keeps_no_secret(

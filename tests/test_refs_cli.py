@@ -108,8 +108,48 @@ def test_check_bib_option_and_offline(fake: Fake, tmp_path: Path) -> None:
                                       str(tmp_path / "refs.bib"), "--offline", "-f", "json"])  # fmt: skip
     report = json.loads(result.stdout)
     assert {f["reason"] for f in report["findings"]} == {"reference_not_checked"}
-    assert all(f["tier"] == "LOW" for f in report["findings"])
+    # a reference nobody checked is never PASS: MED, the outcome PARTIAL, exit 3, and the message says what to do
+    assert all(f["tier"] == "MED" for f in report["findings"])
+    assert report["outcome"] == "PARTIAL" and result.exit_code == 3, result.output
+    assert all("run without --offline" in f["message"] for f in report["findings"])
     assert any("--offline" in n for n in report["notes"]) and fake.hits == []
+
+
+@pytest.mark.parametrize("key", ["vaswani2017", "yamada2022"])
+def test_offline_references_only_run_is_never_pass(fake: Fake, tmp_path: Path, key: str) -> None:
+    """One real entry (EN or JA), nothing in the cache: PARTIAL (exit 3), not PASS; the `refs` command too."""
+    bib = tmp_path / "one.bib"
+    entry = next(e for e in BIB.split("\n@") if key in e)
+    bib.write_text("@" + entry.lstrip("@").strip() + "\n", "utf-8")
+    result = CliRunner().invoke(cli, ["refs", str(bib), "--allow-private-urls", "--offline", "-f", "json"])
+    report = json.loads(result.stdout)
+    assert result.exit_code == 3 and report["outcome"] == "PARTIAL", result.output
+    [finding] = report["findings"]
+    assert finding["reason"] == "reference_not_checked" and finding["tier"] == "MED"
+    assert "cache" in finding["message"] and fake.hits == []
+
+
+def test_offline_answers_from_a_warm_cache(fake: Fake, tmp_path: Path) -> None:
+    """An online run fills the cache; --offline then decides the same entries from it (EN and JA) without a
+    request, and an entry the cache knows nothing about is MED 'not checked'."""
+    bib = tmp_path / "paper.bib"
+    bib.write_text(BIB, "utf-8")
+    online = CliRunner().invoke(cli, ["refs", str(bib), "--allow-private-urls", "-f", "json"])
+    asked = len(fake.hits)
+    assert asked > 0
+    bib.write_text(BIB + "@article{newer2023, title = {Tidal Locking of Small Moons}, author = {Ode, Kim},"
+                   " journal = {Icarus}, year = {2023}}\n", "utf-8")  # fmt: skip
+    offline = CliRunner().invoke(cli, ["refs", str(bib), "--allow-private-urls", "--offline", "-f", "json"])
+    assert len(fake.hits) == asked  # nothing asked
+    before, after = _by_key(online.stdout), _by_key(offline.stdout)
+    for key in ("vaswani2017", "invented2020", "keller2015", "yamada2022"):
+        assert [f["reason"] for f in after[key]] == [f["reason"] for f in before[key]], key
+    assert after["yamada2022"][0]["reason"] == "reference_verified"
+    assert after["newer2023"][0]["reason"] == "reference_not_checked" and after["newer2023"][0]["tier"] == "MED"
+    assert offline.exit_code == 1  # the retracted and the invented entry are still HIGH from the cached answers
+    # an answer fetched under --allow-private-urls is never served to a run without it
+    strict = CliRunner().invoke(cli, ["refs", str(bib), "--offline", "-f", "json"])
+    assert {f["reason"] for fs in _by_key(strict.stdout).values() for f in fs} == {"reference_not_checked"}
 
 
 def test_sarif_and_html_carry_the_reference_and_the_record(fake: Fake, tmp_path: Path) -> None:

@@ -238,7 +238,8 @@ def refs_options(fn: Any) -> Any:
         click.option("--bib", "bib", type=click.Path(path_type=Path, dir_okay=False), multiple=True,
                      help="BibTeX/BibLaTeX (.bib) or CSL-JSON (.json) bibliography to check (repeatable)."),
         click.option("--offline", is_flag=True,
-                     help="Do not ask the reference services: every entry is LOW 'not checked'."),
+                     help="Do not ask the reference services: answers only from the cache; the rest is MED "
+                          "'not checked'."),
         click.option("--refs-timeout", type=click.FloatRange(0.1), default=DEFAULT_REFS_TIMEOUT,
                      show_default=True, help="Seconds per reference-service request (Crossref, DataCite, arXiv, OpenAlex)."),
     ]  # fmt: skip

@@ -20,7 +20,8 @@ from claimledger.cli._group import cli
               help="Report format.")
 @click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False),
               help="Write the report to this file (atomically) instead of stdout.")
-@click.option("--offline", is_flag=True, help="Do not ask the services: every entry is LOW 'not checked'.")
+@click.option("--offline", is_flag=True,
+              help="Do not ask the services: answers only from the cache; the rest is MED 'not checked'.")
 @click.option("--timeout", type=click.FloatRange(0.1), default=DEFAULT_REFS_TIMEOUT, show_default=True,
               help="Seconds per service request.")
 @click.option("--allow-private-urls", is_flag=True,

@@ -490,9 +490,9 @@ class Reason(StrEnum):
         "Run again later; set the polite-pool address.",
     )
     REFERENCE_NOT_CHECKED = (
-        "reference_not_checked", LOW, False,
-        "A bibliography entry not checked (--offline).",
-        "Run without `--offline`.",
+        "reference_not_checked", MED, False,
+        "A bibliography entry not checked: `--offline`, and the cache holds no answer for it.",
+        "Run without `--offline`, or run once online first so that `--offline` finds its answers in the cache.",
     )
     # attributions ("Smith (2019) shows X"): claimledger.checks.attribution
     ATTRIBUTION_SUPPORTED = (

@@ -26,7 +26,7 @@ __all__ = ["SERVICES", "MatchOptions", "Record", "RefSettings", "Reference", "Ve
 class RefSettings:
     """How references are checked in one run."""
 
-    offline: bool = False
+    offline: bool = False  # answers only from the cache; an entry it cannot decide is MED "not checked"
     timeout: float = DEFAULT_TIMEOUT
     concurrency: int = DEFAULT_CONCURRENCY
     allow_private_urls: bool = False
@@ -51,7 +51,7 @@ def make_checker(settings: RefSettings) -> tuple[ReferenceChecker, ServiceClient
         cache = AnswerCache(settings.cache_dir / "refs.sqlite", read=not settings.refresh)
     client = ServiceClient(
         timeout=settings.timeout, concurrency=settings.concurrency, allow_private=settings.allow_private_urls,
-        cache=cache, max_retry_after=settings.max_retry_after,
+        cache=cache, max_retry_after=settings.max_retry_after, offline=settings.offline,
     )  # fmt: skip
     kinds: dict[str, type[Resolver]] = {"crossref": Crossref, "datacite": DataCite, "arxiv": Arxiv, "openalex": OpenAlex}
     resolvers = [kinds[name](client, settings.base_urls.get(name)) for name in settings.services if name in kinds]
@@ -63,8 +63,8 @@ def verify_references(
 ) -> list[Verdict]:
     """One verdict per reference, in order. Never raises for a service failure (those are verdicts)."""
     settings = settings or RefSettings()
-    if settings.offline:
-        return offline_verdicts(refs)
+    if settings.offline and (settings.cache_dir is None or settings.refresh):
+        return offline_verdicts(refs)  # no answer can come from anywhere
     checker, client = make_checker(settings)
     try:
         return checker.check_all(refs, workers=settings.concurrency, progress=progress)

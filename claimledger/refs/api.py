@@ -28,7 +28,7 @@ def check_references(
     """A report with one finding per reference (claim_id = its key)."""
     from claimledger.load.fetch import default_cache_dir
     from claimledger.refs import RefSettings, verify_references
-    from claimledger.refs.findings import verdict_findings
+    from claimledger.refs.findings import OFFLINE_NOTE, verdict_findings
 
     settings = RefSettings(
         offline=offline, timeout=timeout, allow_private_urls=allow_private_urls,
@@ -47,7 +47,7 @@ def check_references(
                                         **({"files": dict(sources)} if sources else {})}},
     )  # fmt: skip
     if offline and references:
-        report.notes.append("--offline: no reference was looked up; every entry is LOW 'not checked'")
+        report.notes.append(OFFLINE_NOTE)
     if not fail_closed:
         report.notes.append("--no-fail-closed: HIGH findings are reported as warnings and do not fail the run")
     return report

@@ -5,7 +5,9 @@ Hosts follow the URL policy of docs/security.md (the checked transport of
 :mod:`claimledger.load._transport`: a loopback or private base URL needs
 ``--allow-private-urls``). A 429 is retried after its Retry-After when that is
 at most ``max_retry_after`` seconds (twice at most); otherwise the service is
-reported as unavailable with the time it asked for.
+reported as unavailable with the time it asked for. With ``offline`` nothing is
+sent: a cached answer is served, and a miss is a :class:`ServiceError` of kind
+``offline`` (the verdict is then MED "not checked", never verified).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ class ServiceError(BackendError):
 
     def __init__(self, service: str, kind: str, message: str) -> None:
         self.service = service
-        self.kind = kind  # timeout, unavailable, rate_limited, refused, bad_answer
+        self.kind = kind  # timeout, unavailable, rate_limited, refused, bad_answer, offline
         super().__init__(message)
 
 
@@ -69,6 +71,7 @@ class ServiceClient:
         cache: AnswerCache | None = None,
         max_retry_after: float = MAX_RETRY_AFTER,
         sleep: bool = True,
+        offline: bool = False,
     ) -> None:
         import httpx
 
@@ -79,6 +82,7 @@ class ServiceClient:
         self.allow_private = allow_private
         self.cache = cache
         self.max_retry_after = max_retry_after
+        self.offline = offline  # --offline: answers come from the cache only; a miss is an "offline" error
         self._sleep = sleep
         self._slots = threading.BoundedSemaphore(max(1, concurrency))
         self._http = httpx.Client(
@@ -115,6 +119,8 @@ class ServiceClient:
             hit = self.cache.get(key)
             if hit is not None:
                 return Answer(hit[0], hit[1], True)
+        if self.offline:
+            raise ServiceError(service, "offline", f"{service}: no cached answer (--offline)")
         url = base_url.rstrip("/") + path
         query = {**params, **(secrets or {})}
         if query:

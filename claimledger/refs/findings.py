@@ -18,6 +18,10 @@ if TYPE_CHECKING:
     from claimledger.refs import RefSettings
 
 CHECK = "reference"
+OFFLINE_NOTE = (
+    "--offline: no reference service was asked; an entry is decided only from answers already in the cache, "
+    "and every other entry is MED 'not checked' (run without --offline to check it)"
+)
 _STATUS = {
     "reference_verified": Status.VERIFIED,
     "reference_not_found": Status.DISCREPANCY,

@@ -10,7 +10,7 @@
 * ``reference_partly_confirmed`` MED - the work exists; a given field (a venue, say) is in no record, not even
   a published version found by title search: it is neither confirmed nor refuted.
 * ``reference_service_error`` MED - a service failed and nothing confirmed the reference.
-* ``reference_not_checked`` LOW - ``--offline``.
+* ``reference_not_checked`` MED - ``--offline`` and the cache holds no answer that decides the entry.
 """
 
 from __future__ import annotations
@@ -244,6 +244,10 @@ def _v(ref: Reference, reason: str, message: str, record: Record | None, diffs: 
 
 
 def _service_error(ref: Reference, trail: _Trail, lead: str) -> Verdict:
+    if trail.errors and all(e.kind == "offline" for e in trail.errors):  # --offline: the cache lacked answers
+        missing = ", ".join(dict.fromkeys(e.service for e in trail.errors))
+        return _v(ref, NOT_CHECKED, f"not checked (--offline): {lead}the cache holds no answer from {missing}; "
+                  f"{OFFLINE_ACTION}", None, (), trail)  # fmt: skip
     failed = "; ".join(str(e) for e in trail.errors)
     return _v(ref, SERVICE_ERROR, f"not checked: {lead}{failed}", None, (), trail)
 
@@ -274,5 +278,10 @@ def _confirmed(ref: Reference, good: list[Comparison], every: list[Comparison], 
               "matches", best.record, (), trail)  # fmt: skip
 
 
+OFFLINE_ACTION = "run without --offline, or run once online first so that --offline finds the answers in the cache"
+
+
 def offline_verdicts(refs: Sequence[Reference]) -> list[Verdict]:
-    return [Verdict(r, NOT_CHECKED, "not checked (--offline): no reference service was asked") for r in refs]
+    """``--offline`` without a cache: nothing can be checked (MED, never verified)."""
+    return [Verdict(r, NOT_CHECKED, f"not checked (--offline, no cache): no reference service was asked; "
+                    f"{OFFLINE_ACTION}") for r in refs]  # fmt: skip

@@ -133,7 +133,7 @@ class ReferencesRequest(_Request):
     references: list[LedgerReference] | None = Field(
         default=None, description="Entries {key, title, authors, year, venue, doi, arxiv} (as under `references:`)."
     )
-    offline: bool = Field(default=False, description="Do not ask the services (every entry LOW 'not checked').")
+    offline: bool = Field(default=False, description="Answers only from the cache; the rest MED 'not checked'.")
 
 
 class ErrorDetail(BaseModel):

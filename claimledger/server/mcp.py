@@ -179,7 +179,7 @@ def build_server(ws: Workspace) -> Any:
             list[LedgerReference] | None,
             Field(description="Entries {key, title, authors, year, venue, doi, arxiv} (as under `references:`)."),
         ] = None,
-        offline: Annotated[bool, Field(description="Do not ask the services (every entry LOW 'not checked').")] = False,
+        offline: Annotated[bool, Field(description="Answers only from the cache; the rest MED 'not checked'.")] = False,
     ) -> dict[str, Any]:
         """Check that cited works exist and match their entries (Crossref, DataCite, arXiv, OpenAlex).
 
