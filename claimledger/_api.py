@@ -23,6 +23,7 @@ from claimledger.run import DraftRun, Run, crashed, draft_facts, error_text, gua
 if TYPE_CHECKING:
     from claimledger.judge import Judge
     from claimledger.refs.model import Reference
+    from claimledger.refs.verdicts import Verdict
 
 Progress = Callable[[str, int, int], None]
 
@@ -186,26 +187,59 @@ def _check_draft(
     return len(added) + len(drafted)
 
 
-def _references_step(
-    references: Sequence[Reference], config: GateConfig, progress: Progress | None, findings: list[Finding]
-) -> None:
-    """Every bibliography entry against the services (claim_id = its citation key)."""
+def _reference_verdicts(
+    references: Sequence[Reference], config: GateConfig, progress: Progress | None
+) -> list[Verdict] | Exception:
+    """Every bibliography entry against the services; a crash is returned (it becomes the findings)."""
     from claimledger.refs import verify_references
-    from claimledger.refs.findings import settings_from, verdict_findings
+    from claimledger.refs.findings import settings_from
 
     def tick(done: int, total: int, key: str) -> None:
         if progress:
             progress("checking references", done, total)
 
     try:
-        verdicts = verify_references(references, settings_from(config), tick)
-        findings.extend(verdict_findings(verdicts))
+        return verify_references(references, settings_from(config), tick)
     except Exception as exc:  # fail closed: no reference is verified by a crash
+        return exc
+
+
+def _references_step(
+    references: Sequence[Reference], verdicts: list[Verdict] | Exception, findings: list[Finding]
+) -> None:
+    """One finding per bibliography entry (claim_id = its citation key)."""
+    from claimledger.refs.findings import verdict_findings
+
+    if isinstance(verdicts, Exception):
         message = (
-            f"internal error while checking references ({error_text(exc)}); nothing this step would have "
+            f"internal error while checking references ({error_text(verdicts)}); nothing this step would have "
             "checked is verified — please report this"
         )
         findings.extend(crashed(r.key, "reference", Reason.CHECK_CRASHED, message) for r in references)
+        return
+    findings.extend(verdict_findings(verdicts))
+
+
+def _fetch_sources(
+    run: Run, verdicts: list[Verdict] | Exception, draft: str | Path | None, fmt: str | None
+) -> tuple[Run, dict[str, str], dict[str, str]]:
+    """``--fetch-sources``: the run with every verified entry's PDF as the source of the quotes citing it
+    (in the ledger's claims or the draft's citations)."""
+    if isinstance(verdicts, Exception):
+        return run, {}, {}
+    from claimledger.refs.sources import inferred_sources
+
+    draft_keys: set[str] = set()
+    if draft is not None:
+        from claimledger.extract.citations import find_citations
+        from claimledger.extract.draft import read_draft
+
+        d = read_draft(draft, fmt)
+        draft_keys = {k for c in find_citations(d.prose, d.fmt, run.ledger._reference_keys) for k in c.keys}
+    inferred = inferred_sources(run.ledger, verdicts, run.config, draft_keys)
+    if inferred.sources:
+        run = run.with_sources(inferred.sources)
+    return run, inferred.sources, inferred.skipped
 
 
 def gate(
@@ -261,6 +295,13 @@ def gate(
 
     references = ledger_references(parsed, run.folder, config.bib_files)
     parsed._reference_keys = frozenset(r.key for r in references)
+    verdicts: list[Verdict] | Exception | None = None
+    inferred: dict[str, str] = {}
+    skipped: dict[str, str] = {}
+    if references and config.fetch_sources:  # verdicts first: only a verified entry may lend its PDF
+        verdicts = _reference_verdicts(references, config, progress)
+        run, inferred, skipped = _fetch_sources(run, verdicts, draft, draft_format)
+        parsed, ctx = run.ledger, run.ctx
     from claimledger.checks.attribution import record_text, with_records
 
     records = {r.key: record_text(r.authors, r.title, r.venue, r.year) for r in references}
@@ -279,7 +320,9 @@ def gate(
         if progress:
             progress("checking claims", total, total)
         if references:
-            _references_step(references, config, progress, findings)
+            if verdicts is None:
+                verdicts = _reference_verdicts(references, config, progress)
+            _references_step(references, verdicts, findings)
         draft_total = len(references)
         drafted: list[AttributionClaim] = []
         if draft is not None:
@@ -321,9 +364,11 @@ def gate(
                 )  # fmt: skip
                 summary = {"error": error_text(failed)} if failed is not None else meta
                 draft_total += int(summary.get("sentences", 0)) if isinstance(summary, dict) else 0
-        refs = None
+        refs: dict[str, object] | None = None
         if references:
             refs = {"entries": len(references), "offline": config.offline, "timeout": config.refs_timeout}
+            if config.fetch_sources:
+                refs["fetch_sources"] = dict(sorted(inferred.items()))
         repro = run.reproducibility(
             draft_facts(draft), semantic_check=semantic, summary_support=summary, references=refs
         )
@@ -338,6 +383,9 @@ def gate(
             from claimledger.refs.findings import OFFLINE_NOTE
 
             report.notes.append(OFFLINE_NOTE)
+        if config.fetch_sources and (inferred or skipped):
+            lent = [f"{k} <- {u}" for k, u in sorted(inferred.items())]
+            report.notes.append("--fetch-sources: " + "; ".join(lent + [f"{k}: {why}" for k, why in sorted(skipped.items())]))
     if not config.fail_closed:
         report.notes.append(
             "--no-fail-closed: HIGH findings are reported as warnings and do not fail the run"

@@ -43,3 +43,4 @@ class GateConfig:
     bib_files: tuple[Path, ...] = field(default=())  # --bib: bibliographies checked beside the ledger's
     offline: bool = False  # --offline: answers only from the cache; the rest MED "not checked"
     refs_timeout: float = DEFAULT_REFS_TIMEOUT  # seconds per reference-service request
+    fetch_sources: bool = False  # --fetch-sources: a verified reference's arXiv/OA PDF is its quotes' source

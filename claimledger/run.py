@@ -163,6 +163,15 @@ class Run:
     def config(self) -> GateConfig:
         return self.ctx.config
 
+    def with_sources(self, sources: Mapping[str, str]) -> Run:
+        """This run with ``sources`` added to the ledger (``--fetch-sources``): a new context, the same metrics.
+        Call before any claim is checked; this run's context is closed."""
+        merged = with_sources(self.ledger, sources)
+        merged._reference_keys = self.ledger._reference_keys
+        self.close()
+        return Run(merged, self.ledger_path, self.folder,
+                   RunContext.create(merged, self.folder, self.config, self.ctx.metrics))  # fmt: skip
+
     def close(self) -> None:
         self.ctx.close()
 

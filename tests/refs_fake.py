@@ -42,6 +42,7 @@ class Work:
     retraction_notice: str = ""  # DOI of a retraction notice (Crossref update-to; OpenAlex is_retracted)
     erratum_notice: str = ""  # DOI of an erratum
     openalex_id: str = ""
+    oa_pdf: str = ""  # a name under the fake's /pdf/: OpenAlex best_oa_location.pdf_url points there
 
 
 @dataclass
@@ -130,7 +131,7 @@ def datacite_doc(w: Work, doi: str) -> dict[str, Any]:
     }}}  # fmt: skip
 
 
-def openalex_work(w: Work) -> dict[str, Any]:
+def openalex_work(w: Work, base: str = "") -> dict[str, Any]:
     ident = w.openalex_id or "W" + str(abs(hash(w.title)) % 10**10)
     venue_src = {"id": "https://openalex.org/S1", "display_name": w.venue, "type": "journal"} if w.venue else None
     ids: dict[str, str] = {"openalex": f"https://openalex.org/{ident}"}
@@ -150,7 +151,8 @@ def openalex_work(w: Work) -> dict[str, Any]:
                          "raw_author_name": f"{g} {f}", "institutions": []}
                         for i, (g, f) in enumerate(w.authors)],
         "primary_location": {"is_oa": True, "source": venue_src, "pdf_url": None},
-        "best_oa_location": {"is_oa": True, "pdf_url": f"https://example.org/oa/{ident}.pdf"},
+        "best_oa_location": {"is_oa": True, "pdf_url": f"{base}/pdf/{w.oa_pdf}" if w.oa_pdf and base
+                             else f"https://example.org/oa/{ident}.pdf"},
         "is_retracted": bool(w.retraction_notice),
         "cited_by_count": 3,
     }
@@ -193,6 +195,7 @@ ARXIV_ERROR = (
 class World:
     def __init__(self, works: list[Work]) -> None:
         self.works = works
+        self.base = ""  # the fake's own address, once it listens
 
     def by_doi(self, service: str, doi: str) -> Work | None:
         doi = doi.lower()
@@ -276,19 +279,23 @@ class World:
                 if w is None:
                     return 404, "application/json", _json({"error": "404 Not Found",
                         "message": "The requested URL was not found on the server."})  # fmt: skip
-                return 200, "application/json", _json(openalex_work(w))
+                return 200, "application/json", _json(openalex_work(w, self.base))
             if rest == "/works":
                 hits = self.search("openalex", q.get("search", ""), int(q.get("per-page", "25")))
                 return 200, "application/json", _json({"meta": {"count": len(hits), "db_response_time_ms": 12,
                     "page": 1, "per_page": len(hits), "groups_count": None},
-                    "results": [openalex_work(w) for _, w in hits], "group_by": []})  # fmt: skip
+                    "results": [openalex_work(w, self.base) for _, w in hits], "group_by": []})  # fmt: skip
         return 404, "text/plain", b"no such path"
 
 
 @contextmanager
-def fake_services(works: list[Work], faults: dict[str, Fault] | None = None) -> Iterator[Fake]:
-    """Serve ``works`` on 127.0.0.1. A fault applies to every request whose path+query contains its key."""
+def fake_services(
+    works: list[Work], faults: dict[str, Fault] | None = None, pdfs: dict[str, bytes] | None = None
+) -> Iterator[Fake]:
+    """Serve ``works`` on 127.0.0.1. A fault applies to every request whose path+query contains its key;
+    ``pdfs`` maps a name (an arXiv id, a work's ``oa_pdf``) to the PDF bytes served at ``/pdf/{name}``."""
     world = World(works)
+    pdfs = pdfs or {}
     faults = faults if faults is not None else {}
     hits: list[str] = []
     lock = threading.Lock()
@@ -309,6 +316,10 @@ def fake_services(works: list[Work], faults: dict[str, Fault] | None = None) -> 
                     time.sleep(fault.delay)
                 status, ctype, body = fault.status, "application/json", fault.body
                 headers = fault.headers
+            elif parts.path.startswith("/pdf/"):
+                pdf = pdfs.get(unquote(parts.path[len("/pdf/"):]))
+                status, ctype, body = (200, "application/pdf", pdf) if pdf else (404, "text/plain", b"no such pdf")
+                headers = {}
             else:
                 status, ctype, body = world.answer(parts.path, parse_qs(parts.query))
                 headers = {}
@@ -330,8 +341,9 @@ def fake_services(works: list[Work], faults: dict[str, Fault] | None = None) -> 
     httpd.daemon_threads = True
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
+    world.base = f"http://127.0.0.1:{httpd.server_address[1]}"
     try:
-        yield Fake(f"http://127.0.0.1:{httpd.server_address[1]}", works, faults, hits)
+        yield Fake(world.base, works, faults, hits)
     finally:
         httpd.shutdown()
         httpd.server_close()

@@ -233,13 +233,16 @@ def run_options(fn: Any) -> Any:
 
 
 def refs_options(fn: Any) -> Any:
-    """--bib, --offline, --refs-timeout: the reference check (``check`` and ``refs``)."""
+    """--bib, --offline, --fetch-sources, --refs-timeout: the reference check (``check``)."""
     options = [
         click.option("--bib", "bib", type=click.Path(path_type=Path, dir_okay=False), multiple=True,
                      help="BibTeX/BibLaTeX (.bib) or CSL-JSON (.json) bibliography to check (repeatable)."),
         click.option("--offline", is_flag=True,
                      help="Do not ask the reference services: answers only from the cache; the rest is MED "
                           "'not checked'."),
+        click.option("--fetch-sources", is_flag=True,
+                     help="A quote citing a verified bibliography entry that `sources:` does not declare is checked "
+                          "against the entry's arXiv or open-access PDF (fetched under the URL policy, cached)."),
         click.option("--refs-timeout", type=click.FloatRange(0.1), default=DEFAULT_REFS_TIMEOUT,
                      show_default=True, help="Seconds per reference-service request (Crossref, DataCite, arXiv, OpenAlex)."),
     ]  # fmt: skip
@@ -270,6 +273,7 @@ def config_from(kw: dict[str, Any]) -> GateConfig:
         metrics_files=tuple(kw["metrics_files"]),
         bib_files=tuple(kw.get("bib") or ()),
         offline=bool(kw.get("offline", False)),
+        fetch_sources=bool(kw.get("fetch_sources", False)),
         refs_timeout=kw.get("refs_timeout") or DEFAULT_REFS_TIMEOUT,
     )
 
