@@ -19,6 +19,14 @@ displayed precision covers 11.65 to 11.75. Forms understood:
   the display (an approximation never widens what a figure covers).
 
 Digits are read, never guessed: anything else returns ``None``.
+
+This module owns every displayed-number form; the readers of running text are here too:
+:func:`find_numbers` (digits, and kanji numerals with ``kanji=True``), :func:`find_word_numbers`
+(``four``, ``twenty-one``, ``four times``, ``fourfold``, ``twice``), :func:`find_kanji_numbers`
+(``十三羽``, ``三割``, ``四倍``) and :func:`find_multiplier_words` (``doubled``, ``a factor of
+four``, ``倍増``). :mod:`claimledger.extract.mentions` and the overclaim figure rules read numbers
+through them; the one list of counters is :data:`COUNTERS`, the one table of multiplier words
+:data:`MULTIPLIER_WORDS`.
 """
 
 from __future__ import annotations
@@ -54,8 +62,17 @@ EN_WORDS: dict[str, int] = {
     "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
     "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
 }  # fmt: skip
-EN_MULTIPLIERS: dict[str, int] = {"hundred": 100, "thousand": 1000}
-ORDINAL_TIMES = {"once": 1, "twice": 2, "thrice": 3, "half": 0.5}
+EN_MULTIPLIERS: dict[str, int] = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9}
+# English number words as running text writes them (the multipliers and scale words included).
+EN_NUMBER_WORDS: tuple[str, ...] = (*EN_WORDS, *EN_MULTIPLIERS)
+# The one table of multiplier words: the word (an adverb, or a verb's stem: doubled, triples;
+# 倍増 and 倍に are "doubled") and its factor.
+MULTIPLIER_WORDS: dict[str, float] = {
+    "half": 0.5, "once": 1.0, "twice": 2.0, "thrice": 3.0,
+    "doubl": 2.0, "tripl": 3.0, "quadrupl": 4.0, "倍": 2.0,
+}  # fmt: skip
+_ADVERBS = ("half", "once", "twice", "thrice")  # read alone: parse_value("twice") is 2x
+_VERB_STEMS = ("doubl", "tripl", "quadrupl")  # doubled, tripling, quadruples
 
 UNIT_ALIASES: dict[str, str] = {
     "%": "%",
@@ -88,17 +105,24 @@ APPROX_PREFIXES = (
     "about", "around", "roughly", "circa", "ca.", "some", "~",
 )  # fmt: skip
 APPROX_SUFFIXES = ("程度", "前後", "ほど", "ぐらい", "くらい", "余り", "強", "弱")
-# Japanese counters read after a number and dropped (they name what is counted, not a unit).
+# The one list of Japanese counters: read after a number and dropped from its value (they name
+# what is counted, not a unit: 680万人, 十三羽, 12社, 3か月, 20分). Longest first where they share
+# a start (時間 before 時).
 COUNTERS = (
-    "世帯", "か国", "カ国", "ヶ国", "か所", "カ所", "ヶ所", "箇所", "か月", "カ月", "ヶ月",
+    "世帯", "か国", "カ国", "ヶ国", "か所", "カ所", "ヶ所", "箇所", "か月", "カ月", "ヶ月", "時間",
     "人", "名", "社", "件", "個", "羽", "匹", "頭", "本", "枚", "台", "校", "店", "戸", "歳", "才",
-    "冊", "点", "局", "機", "隻", "通", "団体", "施設", "自治体", "市町村",
+    "冊", "点", "局", "機", "隻", "通", "回", "種", "位", "つ", "分", "秒",
+    "団体", "施設", "自治体", "市町村",
 )  # fmt: skip
+COUNTER_PATTERN = "(?:" + "|".join(sorted(COUNTERS, key=len, reverse=True)) + ")"
+# Calendar words: after a number a date part as often as a duration (2000年, 5日), so not a
+# counter (2000年以降 is not a hedged 2000); one kanji digit before one is a figure (三年, 五日).
+DATE_UNITS = ("年", "日")
 _APPROX_PREFIX_RE = re.compile(
     "^(?:" + "|".join(re.escape(w) for w in sorted(APPROX_PREFIXES, key=len, reverse=True)) + r")\s*"
 )
 _APPROX_SUFFIX_RE = re.compile(r"\s*(?:" + "|".join(map(re.escape, APPROX_SUFFIXES)) + ")$")
-_COUNTER_RE = re.compile("(?<=[0-9〇零一二三四五六七八九十百千万億兆割])(?:" + "|".join(COUNTERS) + ")$")
+_COUNTER_RE = re.compile("(?<=[0-9〇零一二三四五六七八九十百千万億兆割])" + COUNTER_PATTERN + "$")
 
 MAX_VALUE_CHARS = 200
 _MINUS = "-\u2212\u2012\u2013\u2014\u2010\u2011\ufe63\uff0d▲△"
@@ -197,16 +221,21 @@ def parse_english_words(text: str) -> int | None:
     total = 0
     current = 0
     seen = False
+    last: int | None = None  # the number word just read (None after a multiplier)
     for w in words:
         if w == "and" and seen:
             continue
         if w in EN_WORDS:
+            if last is not None and (last < 20 or last % 10 or EN_WORDS[w] >= 10):
+                return None  # "one two", "twelve fifty": two numbers, not one
             current += EN_WORDS[w]
+            last = EN_WORDS[w]
         elif w in EN_MULTIPLIERS and seen:
             current = (current or 1) * EN_MULTIPLIERS[w]
             if EN_MULTIPLIERS[w] >= 1000:
                 total += current
                 current = 0
+            last = None
         else:
             return None
         seen = True
@@ -278,13 +307,13 @@ def _parse_plain(text: str, raw: str) -> Value | None:
 
 
 _WORD_UNIT_RE = re.compile(
-    r"^(?P<body>.+?)\s*(?P<unit>倍|times|percent|per cent|%|円|人|件|個|回|年|割)?$"
+    r"^(?P<body>.+?)\s*(?P<unit>倍|times|percent|per cent|パーセント|%|円|割)?$"
 )
 
 
 def _parse_words(text: str, raw: str) -> Value | None:
-    if text in ORDINAL_TIMES:
-        return Value(float(ORDINAL_TIMES[text]), None, "x", raw)
+    if text in _ADVERBS:
+        return Value(MULTIPLIER_WORDS[text], None, "x", raw)
     m = _WORD_UNIT_RE.match(text)
     if not m:
         return None
@@ -305,14 +334,18 @@ def _parse_words(text: str, raw: str) -> Value | None:
 
 
 # Number mentions inside running text (quotes, drafts). Spans index into the text.
+# A lower-case m, b, t or tn after a currency is a scale ($8.2m, €3bn, $2tn); without one it may be
+# a unit of length or weight (8.2m), so it is not read as a scale.
 _MENTION_RE = re.compile(
     rf"""
     (?P<cur>US\$|\$|€|£|¥|￥)?
     (?P<sign>[{_MINUS}+](?=[\d０-９]))?
     (?P<body>(?:\d{{1,3}}(?:[,，]\d{{3}})+(?:[.．]\d+)?|\d+(?:[.．]\d+)?)
         (?:[千万億兆](?:\d+(?:[.．]\d+)?)?)*)
-    (?:\s?(?P<scale>thousand|million|billion|trillion|bn|mn|[kKMB](?![A-Za-z])))?
-    (?:\s?(?P<unit>percentage\ points?|per\ cent|percent|pp|%|％|倍|times|fold|[x×](?![A-Za-z])|円|ドル))?
+    (?:\s?(?P<scale>thousand|million|billion|trillion|bn|mn|[kKMB](?![A-Za-z]))
+       |(?(cur)(?P<cscale>tn|[mbt])(?![A-Za-z])|(?!)))?
+    (?:\s?(?P<unit>percentage\ points?|per\ cent|percent|pp|%|％|倍|times|fold|[x×](?![A-Za-z])|円|ドル
+       |パーセント|ポイント))?
     """,
     re.VERBOSE,
 )
@@ -329,17 +362,35 @@ class Mention:
     value: Value
 
 
-# Kanji numerals in running text: 十羽, 十三羽, 二十九, 三割. A lone 一/二/千... without a counter is
-# part of a word (一部, 千葉), so one character counts only with a counter or 割 after it.
-_KANJI_MENTION_RE = re.compile(
-    "(?P<body>[〇一二三四五六七八九十百千][〇一二三四五六七八九十百千万億兆]*)"
-    "(?P<tail>割|" + "|".join(COUNTERS) + ")?"
-)
+# Kanji numerals in running text: 十羽, 十三羽, 二十九, 三割, 四倍. A lone 一/二/千... without a
+# counter or unit is part of a word (一部, 千葉), so one character counts only with one after it;
+# 十分 ("enough") and 一分 ("a little") are words too.
+_KANJI_MENTION_RE = re.compile(r"(?P<body>[〇零一二三四五六七八九十百千万億兆]+)(?P<unit>倍|割|パーセント|％|%|円)?")
+_KANJI_COUNTER_RE = re.compile(COUNTER_PATTERN[:-1] + "|" + "|".join(DATE_UNITS) + ")")
+_KANJI_UNITS: dict[str, str | None] = {"": None, "倍": "x", "円": "JPY"}  # 割 is tenths; the rest %
 _HEDGE_BEFORE_RE = re.compile(
     r"(?:おおよそ|およそ|おおむね|概ね|約|ほぼ|approximately|about|around|roughly)\s*$", re.I
 )
 _HEDGE_AFTER_RE = re.compile(
-    "(?:" + "|".join(COUNTERS) + ")?(?P<h>" + "|".join(map(re.escape, APPROX_SUFFIXES)) + ")"
+    COUNTER_PATTERN + "?(?P<h>" + "|".join(map(re.escape, APPROX_SUFFIXES)) + ")"
+)
+# English number words in running text: four, twenty-one, two hundred and five, four times,
+# fourfold, forty percent; and the multiplier adverbs (twice, thrice). A bare zero or one is not a
+# figure ("one of the", "zero-shot").
+_WORD_ALT = "|".join(sorted(EN_NUMBER_WORDS, key=len, reverse=True))
+_TIMES_ADVERBS = "|".join(w for w in _ADVERBS if MULTIPLIER_WORDS[w] >= 2)
+_WORDS_RE = re.compile(
+    rf"\b(?P<body>(?:{_WORD_ALT})(?:(?:[\s-]+|\s+and\s+)(?:{_WORD_ALT}))*)"
+    r"(?P<unit>-?fold|\s+times|\s+percent|\s+per\s+cent)?\b"
+    rf"|\b(?P<times>{_TIMES_ADVERBS})\b",
+    re.IGNORECASE,
+)
+# Multiplier words that are not a number word: doubled, triples, a factor of four, 倍増, 倍に.
+_MULTIPLIER_RE = re.compile(
+    rf"\b(?:(?:an?\s+)?factor\s+of\s+(?P<f>{_WORD_ALT}|\d+(?:\.\d+)?)"
+    rf"|(?P<m>{'|'.join(_VERB_STEMS)})(?:ed|es|e|ing)(?!-))\b"
+    r"|(?<![0-9０-９〇一二三四五六七八九十百千万.])(?P<bai>倍)(?=増|に|と|近く|以上)",
+    re.IGNORECASE,
 )
 
 
@@ -360,9 +411,10 @@ def _with_hedge(text: str, start: int, end: int, value: Value) -> Value:
 def find_numbers(text: str, *, kanji: bool = False) -> list[Mention]:
     """Every digit-based number in ``text`` with its span (full-width digits included).
 
-    With ``kanji`` also numbers written in kanji (``十三羽``, ``二十九``, ``三割``); the passages
-    of sources are read that way, drafts are not (``一部`` is not a figure). A hedge printed next to
-    a number (``約``, ``程度``, ``about``) is kept on its value.
+    With ``kanji`` also numbers written in kanji (``十三羽``, ``二十九``, ``三割``: see
+    :func:`find_kanji_numbers`; the counter is part of the mention); the passages of sources are
+    read that way, drafts are not (``一部`` is not a figure). A hedge printed next to a number
+    (``約``, ``程度``, ``about``) is kept on its value.
     """
     probe = text.translate(_FW_DIGITS)  # 1:1, offsets unchanged
     out: list[Mention] = []
@@ -378,20 +430,108 @@ def find_numbers(text: str, *, kanji: bool = False) -> list[Mention]:
             out.append(Mention(start, end, raw, _with_hedge(text, start, end, value)))
     if kanji:
         taken = [(m.start, m.end) for m in out]
-        for k in _KANJI_MENTION_RE.finditer(text):
-            start, end = k.span()
-            if len(k.group("body")) == 1 and not k.group("tail"):
-                continue
-            if start > 0 and text[start - 1] in "0123456789０１２３４５６７８９万億兆":
-                continue
-            if any(a < end and start < b for a, b in taken):
-                continue
-            raw = k.group("body") + ("割" if k.group("tail") == "割" else "")
-            value = parse_value(raw)
-            if value is not None:
-                value = Value(value.value, value.half_unit, value.unit, k.group())
-                out.append(Mention(start, end, k.group(), _with_hedge(text, start, end, value)))
+        for k in find_kanji_numbers(text, with_counter=True):
+            if not any(a < k.end and k.start < b for a, b in taken):
+                out.append(k)
         out.sort(key=lambda m: m.start)
+    return out
+
+
+def find_kanji_numbers(text: str, *, with_counter: bool = False) -> list[Mention]:
+    """Numbers written in kanji numerals: ``二十九``, ``十三羽``, ``三割`` (30%), ``四倍``,
+    ``五パーセント``. One kanji digit counts only with a unit or a counter after it; a numeral
+    after ``第`` is an ordinal, one after a digit part of a digit number. With ``with_counter``
+    the counter (``羽``) is part of the mention's span and text."""
+    out: list[Mention] = []
+    for k in _KANJI_MENTION_RE.finditer(text):
+        body, unit = k.group("body"), k.group("unit")
+        start, end = k.span()
+        if body[0] in "万億兆" or (start > 0 and text[start - 1] in "第0123456789０１２３４５６７８９"):
+            continue
+        counter = None if unit else _KANJI_COUNTER_RE.match(text, end)
+        if len(body) < 2 and not unit and (counter is None or counter.group() == "分"):
+            continue
+        n = parse_kanji(body)
+        if n is None:
+            continue
+        if unit == "割":
+            value = Value(n * 10.0, 5.0, "%", body + unit)
+        else:
+            value = Value(float(n), 0.5, _KANJI_UNITS.get(unit or "", "%"), body + (unit or ""))
+        if with_counter and counter is not None and counter.group() not in DATE_UNITS:
+            end = counter.end()
+        raw = text[start:end]
+        value = Value(value.value, value.half_unit, value.unit, raw)
+        out.append(Mention(start, end, raw, _with_hedge(text, start, end, value)))
+    return out
+
+
+def find_word_numbers(text: str) -> list[Mention]:
+    """English number words: ``four``, ``twenty-one``, ``two hundred and five``, ``two million``,
+    ``four times`` and ``fourfold`` (4x), ``forty percent``, ``twice`` and ``thrice``. A bare
+    ``zero`` or ``one`` is not a figure. The half-unit is 0.5 (none for a multiplier)."""
+    out: list[Mention] = []
+    for m in _WORDS_RE.finditer(text):
+        if m.group("times"):
+            factor = MULTIPLIER_WORDS[m.group("times").lower()]
+            out.append(Mention(m.start(), m.end(), m.group(), Value(factor, None, "x", m.group())))
+            continue
+        unit_word = (m.group("unit") or "").strip().lower().lstrip("-")
+        unit = "x" if unit_word in ("times", "fold") else ("%" if unit_word else None)
+        for start, end in _word_runs(text, m.start("body"), m.end("body")):
+            body = text[start:end]
+            last = end == m.end("body")
+            if last:
+                end = m.end()
+            if body.lower() in ("zero", "one") and not (last and unit):
+                continue
+            n = parse_english_words(body.lower().replace(" and ", " "))
+            if n is None:
+                continue
+            u = unit if last else None
+            value = Value(float(n), None if u == "x" else 0.5, u, text[start:end])
+            out.append(Mention(start, end, text[start:end], _with_hedge(text, start, end, value)))
+    return out
+
+
+_WORD_TOKEN_RE = re.compile(r"[A-Za-z]+")
+
+
+def _word_runs(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """A run of number words split into numbers: ``twenty five`` is one, ``one two`` two, each
+    the longest run from its first word that reads as one number."""
+    if parse_english_words(text[start:end].lower().replace(" and ", " ")) is not None:
+        return [(start, end)]
+    tokens = [(t.start(), t.end()) for t in _WORD_TOKEN_RE.finditer(text, start, end)]
+    runs: list[tuple[int, int]] = []
+    i = 0
+    while i < len(tokens):
+        j = len(tokens) - 1
+        while j > i and (
+            text[tokens[j][0] : tokens[j][1]].lower() == "and"
+            or parse_english_words(text[tokens[i][0] : tokens[j][1]].lower()) is None
+        ):
+            j -= 1
+        if text[tokens[i][0] : tokens[i][1]].lower() != "and":
+            runs.append((tokens[i][0], tokens[j][1]))
+        i = j + 1
+    return runs
+
+
+def find_multiplier_words(text: str) -> list[Mention]:
+    """Multipliers written as words that are not number words: ``doubled``, ``triples``,
+    ``quadrupling``, ``a factor of four`` (or ``of 2.5``), ``倍増`` / ``倍に`` (2x)."""
+    out: list[Mention] = []
+    for m in _MULTIPLIER_RE.finditer(text):
+        if m.group("f"):
+            parsed = parse_value(m.group("f"))
+            if parsed is None:
+                continue
+            factor = parsed.value
+        else:
+            factor = MULTIPLIER_WORDS[(m.group("m") or m.group("bai")).lower()]
+        value = Value(factor, None, "x", m.group())
+        out.append(Mention(m.start(), m.end(), m.group(), value))
     return out
 
 

@@ -2,11 +2,13 @@
 
 Found: digit numbers with separators, decimals, scale words and units
 (``1,234``, ``12k``, ``1.2万``, ``1億2000万``, ``３０％``, ``4倍``, ``4x``, ``$1.2
-million``); ``30パーセント`` and ``3割`` (= 30%); English number words
+million``, ``$8.2m``); ``30パーセント`` and ``3割`` (= 30%); English number words
 (``four``, ``twenty-one``, ``four times``, ``twice``; a bare ``one`` is not a
 figure); Japanese numerals (``三十``, ``二千五百``, ``四倍``; one kanji digit
 only with a counter: ``三つ``, ``五社``); dates and years (``2024-03-15``,
-``2024/3/15``, ``2024年3月``, ``March 15, 2024``, ``2024``).
+``2024/3/15``, ``2024年3月``, ``March 15, 2024``, ``2024``). The numbers are read by
+:mod:`claimledger.numbers` (every displayed-number form lives there); this module adds dates,
+locators and the comparison of two figures.
 
 Not claims (structural): numbers right after a locator word (p., pp., Fig.,
 Figure, Table, Section, Eq., Chapter, 図, 表, 第…章/節).
@@ -18,7 +20,13 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from claimledger.numbers import Value, find_numbers, parse_english_words, parse_kanji, parse_value
+from claimledger.numbers import (
+    Value,
+    find_kanji_numbers,
+    find_numbers,
+    find_word_numbers,
+    parse_value,
+)
 
 _MONTHS = {
     m: i + 1
@@ -45,19 +53,6 @@ _DATE = re.compile(
     """,
     re.VERBOSE,
 )
-_WORD_NUM = (
-    r"zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
-    r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|"
-    r"eighty|ninety|hundred|thousand|million|billion"
-)
-_WORDS = re.compile(
-    rf"\b(?P<body>(?:{_WORD_NUM})(?:(?:[\s-]+|\s+and\s+)(?:{_WORD_NUM}))*)"
-    r"(?P<unit>-?fold|\s+times|\s+percent|\s+per\s+cent)?\b|\b(?P<times>twice|thrice)\b",
-    re.IGNORECASE,
-)
-_KANJI = re.compile(r"(?P<body>[〇零一二三四五六七八九十百千万億兆]+)(?P<unit>倍|割|パーセント|％|%)?")
-_COUNTER = re.compile(r"(?:つ|人|名|社|件|個|回|年|か月|ヶ月|カ月|日|時間|歳|校|点|種|か国|カ国|位|円|倍|割|%|％)")
-_JA_SUFFIX = re.compile(r"\s?(?P<u>パーセント|ポイント|割)")
 _LOCATOR = re.compile(
     r"(?:\b(?:pp?|pages?|ch(?:ap)?|chapters?|sec(?:t|tion)?s?|§+|figs?|figures?|tabs?|tables?|eqs?|"
     r"equations?|appendix|vol|volume|no|nos|art|article|item|step|line|lines|footnote|note|ref)\.?"
@@ -156,71 +151,15 @@ def _dates(text: str) -> list[NumberMention]:
 
 
 def _words(text: str) -> list[NumberMention]:
-    out: list[NumberMention] = []
-    for m in _WORDS.finditer(text):
-        if m.group("times"):
-            n: float | None = 2 if m.group("times").lower() == "twice" else 3
-            unit: str | None = "x"
-        else:
-            body = m.group("body")
-            if body.lower() in ("zero", "one") and not m.group("unit"):
-                continue
-            words = body.lower().replace(" and ", " ").split()
-            n = parse_english_words(" ".join(words))
-            if n is None:
-                v = parse_value(body)  # "two million"
-                n = v.value if v else None
-            unit_word = (m.group("unit") or "").strip().lower().lstrip("-")
-            unit = "x" if unit_word in ("times", "fold") else ("%" if unit_word else None)
-        if n is None:
-            continue
-        key = NumberKey(float(n), None if unit == "x" else 0.5, unit)
-        out.append(NumberMention(m.start(), m.end(), m.group(), key, "word"))
-    return out
+    return [NumberMention(m.start, m.end, m.text, _key(m.value), "word") for m in find_word_numbers(text)]
 
 
 def _kanji(text: str) -> list[NumberMention]:
-    out: list[NumberMention] = []
-    for m in _KANJI.finditer(text):
-        body = m.group("body")
-        if body[0] in "万億兆":
-            continue
-        counter = bool(m.group("unit")) or bool(_COUNTER.match(text, m.end()))
-        if len(body) < 2 and not counter:
-            continue
-        if m.start() > 0 and text[m.start() - 1] == "第":
-            continue
-        n = parse_kanji(body)
-        if n is None:
-            continue
-        unit_raw = m.group("unit")
-        value = float(n)
-        unit = None
-        if unit_raw == "倍":
-            unit = "x"
-        elif unit_raw == "割":
-            value, unit = value * 10, "%"
-        elif unit_raw:
-            unit = "%"
-        out.append(NumberMention(m.start(), m.end(), m.group(), NumberKey(value, 0.5, unit), "kanji"))
-    return out
+    return [NumberMention(m.start, m.end, m.text, _key(m.value), "kanji") for m in find_kanji_numbers(text)]
 
 
 def _digits(text: str) -> list[NumberMention]:
-    out: list[NumberMention] = []
-    for m in find_numbers(text):
-        start, end, key = m.start, m.end, _key(m.value)
-        if key.unit is None:
-            suffix = _JA_SUFFIX.match(text, end)
-            if suffix:
-                u = suffix.group("u")
-                end = suffix.end()
-                if u == "割":
-                    key = NumberKey(key.value * 10, (key.half_unit or 0.5) * 10, "%")
-                else:
-                    key = NumberKey(key.value, key.half_unit, "%" if u == "パーセント" else "pp")
-        out.append(NumberMention(start, end, text[start:end], key, "number"))
-    return out
+    return [NumberMention(m.start, m.end, m.text, _key(m.value), "number") for m in find_numbers(text)]
 
 
 def is_structural(text: str, m: NumberMention) -> bool:

@@ -2,9 +2,10 @@
 
 (A hedge on a quantity without a number, "nearly doubled", is :mod:`claimledger.checks.overclaim.hedges`.)
 
-Numbers are read with :func:`claimledger.numbers.find_numbers` (``1,234``,
-``12.5%``, ``３０％``, ``1.2万``, ``4倍``, ``4x``), plus ``3割`` (30%) and a
-few spelled-out multipliers (``four times``, ``twice``, ``二倍``).
+Numbers are read by :mod:`claimledger.numbers`: digits (``1,234``, ``12.5%``, ``３０％``,
+``1.2万``, ``4倍``, ``4x``, ``3割`` = 30%), number words (``four times``, ``forty percent``,
+``twice``), multiplier words (``doubled``, ``a factor of four``, ``倍増``) and kanji numerals
+with a unit (``二倍``, ``三割``).
 """
 
 from __future__ import annotations
@@ -25,23 +26,17 @@ from claimledger.checks.overclaim.lexicon import (
     NUM_SUFFIX,
 )
 from claimledger.model.finding import Reason
-from claimledger.numbers import find_numbers, parse_value
+from claimledger.numbers import (
+    COUNTER_PATTERN,
+    Mention,
+    find_kanji_numbers,
+    find_multiplier_words,
+    find_numbers,
+    find_word_numbers,
+)
 
-_NUM_WORD = (
-    r"two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred"
-)
-_WORD_MULT = re.compile(
-    rf"\b(?:(?P<w>{_NUM_WORD})(?:[\s-](?P<u>times|fold|percent|per\s+cent)|(?P<fold>fold))|(?P<t>twice|thrice)"
-    rf"|(?:an?\s+)?factor\s+of\s+(?P<f>{_NUM_WORD}|\d+(?:\.\d+)?)"
-    r"|(?P<m>doubl|tripl|quadrupl)(?:ed|es|e|ing)(?!-)"
-    rf"|(?P<pw>{_NUM_WORD})(?:\s+(?P<pw2>hundred|thousand|million|billion))?(?![\s-](?:times|fold|percent|per\s+cent)))\b"
-    r"|(?P<k>[一二三四五六七八九十百]+)(?P<ku>倍|割)"
-    r"|(?<![0-9０-９〇一二三四五六七八九十百千万.])(?P<bai>倍)(?=増|に|と|近く|以上)",
-    re.I,
-)
-_MULT_WORDS = {"doubl": 2.0, "tripl": 3.0, "quadrupl": 4.0}
 # A Japanese counter between a number and its suffix hedge: 1万人前後, 20分程度.
-_COUNTER = re.compile(r"[人件社個回円台店校歳名本枚分秒点]|時間|か月|ヶ月|カ月")
+_COUNTER = re.compile(COUNTER_PATTERN)
 _YEAR = re.compile(r"^(?:1[89]|20)\d\d$")
 _MONTH = re.compile(
     r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
@@ -135,40 +130,17 @@ def numbers_in(text: str) -> list[Num]:
         hedges, hs, he = _hedges(text, start, end)
         out.append(Num(start, end, raw, value, half, unit, hedges, hs, he, _anchor(text, end, start)))
         taken.append((start, end))
-    for wm in _WORD_MULT.finditer(text):
-        if any(a < wm.end() and wm.start() < b for a, b in taken):
+    words: list[Mention] = find_multiplier_words(text) + find_word_numbers(text)
+    words += [k for k in find_kanji_numbers(text) if k.value.unit in ("x", "%")]
+    for wm in sorted(words, key=lambda m: m.start):
+        start, end = wm.start, wm.end
+        if any(a < end and start < b for a, b in taken):
             continue
-        start, end = wm.span()
-        if wm.group("t"):
-            value, unit = (2.0 if wm.group("t").lower() == "twice" else 3.0), "x"
-        elif wm.group("m"):
-            value, unit = _MULT_WORDS[wm.group("m").lower()], "x"
-        elif wm.group("bai"):
-            value, unit = 2.0, "x"
-        elif wm.group("f"):
-            parsed = parse_value(wm.group("f"))
-            if parsed is None:
-                continue
-            value, unit = parsed.value, "x"
-        elif wm.group("pw"):
-            parsed = parse_value(wm.group(0))
-            if parsed is None:
-                continue
-            value, unit = parsed.value, None
-        elif wm.group("k"):
-            parsed = parse_value(wm.group("k"))
-            if parsed is None:
-                continue
-            value, unit = (parsed.value, "x") if wm.group("ku") == "倍" else (parsed.value * 10, "%")
-        else:
-            parsed = parse_value(wm.group("w"))
-            if parsed is None:
-                continue
-            value = parsed.value
-            unit = "x" if (wm.group("u") or "fold").lower() in ("times", "fold") else "%"
+        value, unit = wm.value.value, wm.value.unit
         hedges, hs, he = _hedges(text, start, end)
         anchor = _anchor(text, end, start) if unit is None else None
-        out.append(Num(start, end, wm.group(), value, 0.5, unit, hedges, hs, he, anchor))
+        out.append(Num(start, end, wm.text, value, 0.5, unit, hedges, hs, he, anchor))
+        taken.append((start, end))
     return sorted(out, key=lambda n: n.start)
 
 
