@@ -264,3 +264,59 @@ def test_root_must_be_a_folder(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["mcp", "--root", str(tmp_path / "nope")])
     assert result.exit_code == 2 and "no such folder" in result.stderr
     assert os.path.exists(tmp_path)
+
+
+SLOW_SQL = "SELECT count(*) FROM range(100000000000) t(i) WHERE hash(i) % 7 = 3"
+
+
+async def _timed_session(root: Path, tmp: Path, errlog: Any) -> dict[str, Any]:
+    """Two workers, a 3 s time limit: a slow call and a fast one at once, then one more call."""
+    import time
+
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "claimledger", "mcp", "--root", str(root), "--workers", "2", "--request-timeout", "3"],
+        env={"CLAIMLEDGER_CACHE_DIR": str(tmp / "cache"), "TMPDIR": str(tmp / "tmp")},
+        cwd=str(tmp),
+    )
+    out: dict[str, Any] = {}
+    slow_args = {"numbers": [{"id": "N", "sql": SLOW_SQL, "value": 3}], "datasets": {"daily": "data/daily.csv"}}
+    with anyio.fail_after(120):
+        async with (
+            stdio_client(params, errlog=errlog) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            await session.call_tool("check_ledger", {"ledger": "ledger.yaml"})  # workers up
+
+            async def slow() -> None:
+                started = time.monotonic()
+                out["slow"] = await session.call_tool("verify_numbers", slow_args)
+                out["slow_seconds"] = time.monotonic() - started
+
+            async def fast() -> None:
+                await anyio.sleep(0.5)
+                out["fast"] = await session.call_tool("check_ledger", {"ledger": "ledger.yaml"})
+                out["fast_done_before_slow"] = "slow" not in out
+
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(slow)
+                tg.start_soon(fast)
+            out["after"] = await session.call_tool("check_ledger", {"ledger": "ledger.yaml"})
+    return out
+
+
+def test_a_call_past_the_time_limit_is_stopped_while_others_are_answered(tmp_path: Path) -> None:
+    root, _outside = hostile_layout(tmp_path)
+    (tmp_path / "tmp").mkdir()
+    with (tmp_path / "server.log").open("w") as errlog:
+        out: dict[str, Any] = anyio.run(_timed_session, root, tmp_path, errlog)
+    message = err(out["slow"])
+    assert "timeout: the check took longer than 3 s" in message and "nothing was verified" in message
+    assert out["slow_seconds"] < 30  # stopped by the request limit, not by the query's own 30 s limit
+    assert out["fast_done_before_slow"]  # the other worker answered meanwhile
+    assert ok(out["fast"])["outcome"] == ok(out["after"])["outcome"]  # still serving after the kill
+    assert "Traceback" not in (tmp_path / "server.log").read_text()

@@ -23,24 +23,15 @@ from typing import Any
 from claimledger._exceptions import InputError
 from claimledger.batch.job import JobOptions, JobResult, failed_report, finish, run_job
 from claimledger.batch.jobs import Job
+from claimledger.load._child import die_with_parent
 
 Task = tuple[Job, str]  # a job and its resume key
 MAX_ATTEMPTS = 2  # a job whose worker dies is tried once more, then reported
 
 
-def _die_with_parent() -> None:
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):  # not Linux: the parent still kills its workers on exit
-        pass
-
-
-def _worker(conn: Connection, options: JobOptions) -> None:
+def _worker(conn: Connection, options: JobOptions, parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _die_with_parent()
+    die_with_parent(parent)
     import claimledger._api  # noqa: F401 - load the checker before saying ready: a job's time counts from its start
 
     conn.send("ready")
@@ -79,7 +70,7 @@ class LocalEngine:
 
     def _start(self, options: JobOptions) -> _Slot:
         parent, child = self._ctx.Pipe()
-        process = self._ctx.Process(target=_worker, args=(child, options), daemon=True)
+        process = self._ctx.Process(target=_worker, args=(child, options, os.getpid()), daemon=True)
         process.start()
         child.close()
         return _Slot(process, parent)

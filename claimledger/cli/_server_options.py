@@ -9,7 +9,28 @@ import click
 
 from claimledger._config import DEFAULT_FETCH_TIMEOUT, GateConfig
 from claimledger.metrics import load_metrics_file
+from claimledger.server._pool import DEFAULT_MAX_REQUESTS, DEFAULT_QUEUE, DEFAULT_TIMEOUT
 from claimledger.server.judge_spec import JudgeSpec
+
+
+def pool_options(fn: Any) -> Any:
+    """--workers, --queue, --request-timeout, --worker-max-requests: the worker pool both servers run checks in."""
+    options = [
+        click.option("--workers", type=click.IntRange(1, 256), default=None,
+                     help="Worker processes running checks in parallel [default: the number of cores]."),
+        click.option("--queue", type=click.IntRange(0, 100_000), default=DEFAULT_QUEUE, show_default=True,
+                     help="Requests that may wait for a worker; one more is refused (HTTP 503 with "
+                          "Retry-After; an MCP tool error `busy`)."),
+        click.option("--request-timeout", type=click.FloatRange(1), default=DEFAULT_TIMEOUT, show_default=True,
+                     help="Seconds one request may run; it is then stopped and nothing is verified "
+                          "(HTTP 504; an MCP tool error `timeout`)."),
+        click.option("--worker-max-requests", type=click.IntRange(1), default=DEFAULT_MAX_REQUESTS,
+                     show_default=True, help="A worker process is replaced after this many requests "
+                                             "(memory levels off)."),
+    ]  # fmt: skip
+    for option in reversed(options):
+        fn = option(fn)
+    return fn
 
 
 def server_options(fn: Any) -> Any:

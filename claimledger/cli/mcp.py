@@ -10,7 +10,7 @@ import click
 from claimledger._exceptions import InputError
 from claimledger.cli._common import _fail_input
 from claimledger.cli._group import cli
-from claimledger.cli._server_options import server_config, server_judge, server_options
+from claimledger.cli._server_options import pool_options, server_config, server_judge, server_options
 
 
 @cli.command("mcp")
@@ -20,10 +20,15 @@ from claimledger.cli._server_options import server_config, server_judge, server_
     type=click.Path(path_type=Path, file_okay=False),
     help="Folder every path (ledger, draft, source, dataset, output) must stay in.",
 )
+@pool_options
 @server_options
-def mcp_cmd(root: Path, **kw: Any) -> None:
+def mcp_cmd(root: Path, workers: int | None, queue: int, request_timeout: float, worker_max_requests: int,
+            **kw: Any) -> None:
     """Serve claimledger's tools to an agent over MCP (stdio): verify_quotes, verify_numbers,
-    check_ledger, mark_draft, lint_draft, audit_summary.
+    check_ledger, verify_references, mark_draft, lint_draft, audit_summary.
+
+    Every tool call runs in a pool of --workers processes, stopped after
+    --request-timeout seconds (the tool answers `timeout`, nothing verified).
 
     Needs the optional extra: pip install 'claimledger[mcp]'. Exit code 2 when
     it is missing or --root is not a folder.
@@ -38,7 +43,9 @@ def mcp_cmd(root: Path, **kw: Any) -> None:
         _fail_input(str(exc))
         return
     try:
-        serve_stdio(root, config=server_config(kw), allow_urls=kw["allow_urls"], judge=server_judge(kw))
+        serve_stdio(root, config=server_config(kw), allow_urls=kw["allow_urls"], judge=server_judge(kw),
+                    workers=workers, queue=queue, request_timeout=request_timeout,
+                    max_requests=worker_max_requests)  # fmt: skip
     except ImportError as exc:
         _fail_input(str(exc))
     except InputError as exc:

@@ -10,8 +10,7 @@ import click
 from claimledger._exceptions import InputError
 from claimledger.cli._common import _fail_input
 from claimledger.cli._group import cli
-from claimledger.cli._server_options import server_config, server_judge, server_options
-from claimledger.server._pool import DEFAULT_MAX_REQUESTS, DEFAULT_QUEUE, DEFAULT_TIMEOUT
+from claimledger.cli._server_options import pool_options, server_config, server_judge, server_options
 
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 
@@ -45,14 +44,7 @@ DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 @click.option("--token-file", type=click.Path(path_type=Path, dir_okay=False), metavar="FILE",
               help="File holding the bearer token every request but /healthz must send "
               "(default: $CLAIMLEDGER_TOKEN). Required when --host is not loopback.")  # fmt: skip
-@click.option("--workers", type=click.IntRange(1, 256), default=None,
-              help="Worker processes running checks in parallel [default: the number of cores].")  # fmt: skip
-@click.option("--queue", type=click.IntRange(0, 100_000), default=DEFAULT_QUEUE, show_default=True,
-              help="Requests that may wait for a worker; one more is refused with 503 and Retry-After.")  # fmt: skip
-@click.option("--request-timeout", type=click.FloatRange(1), default=DEFAULT_TIMEOUT, show_default=True,
-              help="Seconds one request may run; it is then stopped (504, nothing verified).")  # fmt: skip
-@click.option("--worker-max-requests", type=click.IntRange(1), default=DEFAULT_MAX_REQUESTS, show_default=True,
-              help="A worker process is replaced after this many requests (memory levels off).")  # fmt: skip
+@pool_options
 @server_options
 def serve_cmd(root: Path, host: str, port: int, max_bytes: int, allowed_hosts: tuple[str, ...],
               token_file: Path | None, workers: int | None, queue: int, request_timeout: float,

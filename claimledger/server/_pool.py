@@ -33,6 +33,7 @@ from typing import Any
 
 from claimledger._config import GateConfig
 from claimledger._exceptions import ClaimledgerError
+from claimledger.load._child import die_with_parent
 from claimledger.server.judge_spec import JudgeSpec
 
 log = logging.getLogger("claimledger.http")
@@ -87,20 +88,6 @@ def default_size() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _die_with_parent(parent: int) -> None:
-    """Linux: the kernel sends SIGKILL to this worker when the server process dies (a server killed
-    with SIGKILL leaves no worker running); elsewhere the worker exits when its pipe closes."""
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        return
-    if os.getppid() != parent:  # the server died before the request was made
-        os._exit(1)
-
-
 def _worker_main(
     conn: Connection, root: str, config: GateConfig, allow_urls: bool, parent: int,
     judge: JudgeSpec | None = None, runner: str = DEFAULT_RUNNER,
@@ -108,7 +95,7 @@ def _worker_main(
     """A worker: open the root, then answer (kind, request) with ("ok", result) or ("error", status, code, msg)."""
     with contextlib.suppress(OSError):
         os.setpgid(0, 0)  # lead a process group: the pool stops the whole group
-    _die_with_parent(parent)
+    die_with_parent(parent)  # a server killed with SIGKILL leaves no worker running
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the group; the server stops the workers
     from claimledger.metrics import load_metrics_file
     from claimledger.server._core import Workspace, error_info

@@ -15,10 +15,16 @@ Each returns the report envelope (``Report.to_dict()``); ``mark_draft`` adds the
 marked text and ``lint_draft`` the lint lines. Every path is confined to the
 root given at start-up. The ``mcp`` SDK is imported only here, when the server
 starts: ``pip install 'claimledger[mcp]'``.
+
+``claimledger mcp`` runs every tool call in the same worker pool as the HTTP
+service (:mod:`claimledger.server._pool`): calls run in parallel, each stopped
+at ``--request-timeout`` (tool error ``timeout``, nothing verified, the worker's
+process group killed and replaced), at most ``--queue`` waiting (``busy``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sys
 from collections.abc import Callable
@@ -43,6 +49,15 @@ from claimledger.server._core import (
     run_numbers,
     run_quotes,
     run_references,
+)
+from claimledger.server._pool import (
+    DEFAULT_MAX_REQUESTS,
+    DEFAULT_QUEUE,
+    DEFAULT_TIMEOUT,
+    PoolError,
+    PoolSettings,
+    WorkerPool,
+    default_size,
 )
 from claimledger.server.judge_spec import JudgeSpec
 
@@ -77,6 +92,20 @@ DraftFormat = Annotated[
 ]
 
 
+# tool kind -> the run function it calls with the workspace and its keyword arguments
+RUNNERS: dict[str, Callable[..., dict[str, Any]]] = {
+    "quotes": run_quotes, "numbers": run_numbers, "check": run_check, "references": run_references,
+    "mark": run_mark, "lint": run_lint, "audit": run_audit,
+}  # fmt: skip
+
+RUNNER = "claimledger.server.mcp:run_tool"
+
+
+def run_tool(ws: Workspace, kind: str, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """Run one tool call (in a pool worker, or in this process when there is no pool)."""
+    return RUNNERS[kind](ws, **kwargs)
+
+
 def _require_sdk() -> None:
     try:
         import mcp.server.mcpserver  # noqa: F401
@@ -94,8 +123,9 @@ def _draft_arg(draft: str | None, draft_text: str | None, draft_format: str | No
     return Content(text=draft_text, format=draft_format or "markdown")
 
 
-def build_server(ws: Workspace) -> Any:
-    """The MCP server with claimledger's tools, every path confined to ``ws.root``."""
+def build_server(ws: Workspace, workers: WorkerPool | None = None) -> Any:
+    """The MCP server with claimledger's tools, every path confined to ``ws.root``; with ``workers`` every call
+    runs in a worker process under its time limit (the pool is started at the first call), else in this one."""
     _require_sdk()
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
@@ -104,7 +134,10 @@ def build_server(ws: Workspace) -> Any:
     server = MCPServer("claimledger", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
     read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
-    def guarded(fn: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    starting: list[asyncio.Lock] = []
+    started: list[bool] = []
+
+    def guarded(fn: Callable[[], T]) -> T:
         try:
             return fn()
         except Exception as exc:  # every failure is a tool error with a message, never a crash
@@ -113,8 +146,28 @@ def build_server(ws: Workspace) -> Any:
                 logging.getLogger("claimledger.mcp").exception("tool failed")
             raise ToolError(f"{code}: {message}") from None
 
+    async def call(kind: str, make_args: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """Check the arguments here, then run the call in a worker (or inline without a pool)."""
+        kwargs = guarded(make_args)
+        if workers is None:
+            return guarded(lambda: run_tool(ws, kind, kwargs))
+        if not starting:
+            starting.append(asyncio.Lock())
+        async with starting[0]:
+            if not started:
+                await workers.start()
+                started.append(True)
+        try:
+            answer = await workers.run(kind, kwargs)
+        except PoolError as exc:
+            raise ToolError(f"{exc.code}: {exc}") from None
+        if answer[0] == "ok":
+            result: dict[str, Any] = answer[1]
+            return result
+        raise ToolError(f"{answer[2]}: {answer[3]}")
+
     @server.tool(annotations=read_only)
-    def verify_quotes(
+    async def verify_quotes(
         quotes: Annotated[list[QuoteItem], Field(min_length=1, description="The quotes to verify.")],
         sources: SourceMap = None,
         ledger: Annotated[
@@ -128,10 +181,10 @@ def build_server(ws: Workspace) -> Any:
         A near miss returns the nearest passage and a word diff. With a
         `statement`, the overclaim rules compare the sentence with its quote.
         """
-        return guarded(lambda: run_quotes(ws, quotes, sources=sources, ledger=ledger))
+        return await call("quotes", lambda: {"quotes": quotes, "sources": sources, "ledger": ledger})
 
     @server.tool(annotations=read_only)
-    def verify_numbers(
+    async def verify_numbers(
         numbers: Annotated[list[NumberItem], Field(min_length=1, description="The figures to recompute.")],
         datasets: DatasetMap = None,
         ledger: Annotated[
@@ -143,10 +196,10 @@ def build_server(ws: Workspace) -> Any:
         The displayed precision counts ("12%" covers 11.5-12.5). An unknown
         metric, a failing query or a non-finite result fails closed (HIGH).
         """
-        return guarded(lambda: run_numbers(ws, numbers, datasets=datasets, ledger=ledger))
+        return await call("numbers", lambda: {"numbers": numbers, "datasets": datasets, "ledger": ledger})
 
     @server.tool(annotations=read_only)
-    def check_ledger(
+    async def check_ledger(
         ledger: PathArg,
         draft: OptPath = None,
         draft_text: DraftText = None,
@@ -160,14 +213,14 @@ def build_server(ws: Workspace) -> Any:
     ) -> dict[str, Any]:
         """Check every claim of a ledger (`claimledger check`); with a draft, re-verify its marks and audit it."""
 
-        def go() -> dict[str, Any]:
+        def args() -> dict[str, Any]:
             d = _draft_arg(draft, draft_text, draft_format) if (draft or draft_text) is not None else None
-            return run_check(ws, ledger=ledger, draft=d, section=section, allow=allow or ())
+            return {"ledger": ledger, "draft": d, "section": section, "allow": allow or ()}
 
-        return guarded(go)
+        return await call("check", args)
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True, open_world_hint=True))
-    def verify_references(
+    async def verify_references(
         bibliography: OptPath = None,
         bibliography_text: Annotated[
             str | None, Field(description="BibTeX/BibLaTeX or CSL-JSON text, instead of `bibliography` (a path).")
@@ -188,7 +241,7 @@ def build_server(ws: Workspace) -> Any:
         / reference_retracted (HIGH), reference_corrected (LOW), a service failure (MED).
         """
 
-        def go() -> dict[str, Any]:
+        def args() -> dict[str, Any]:
             from claimledger.server._core import BadRequest, Content
 
             if bibliography is not None and bibliography_text is not None:
@@ -196,12 +249,12 @@ def build_server(ws: Workspace) -> Any:
             bib: Any = bibliography
             if bibliography_text is not None:
                 bib = Content(text=bibliography_text, format=bibliography_format or "bibtex")
-            return run_references(ws, bibliography=bib, references=references, offline=offline)
+            return {"bibliography": bib, "references": references, "offline": offline}
 
-        return guarded(go)
+        return await call("references", args)
 
     @server.tool()
-    def mark_draft(
+    async def mark_draft(
         draft: OptPath = None,
         draft_text: DraftText = None,
         draft_format: DraftFormat = None,
@@ -221,11 +274,11 @@ def build_server(ws: Workspace) -> Any:
         otherwise. Nothing else in the text changes. Nothing is written unless
         `write_to` is given.
         """
-        return guarded(lambda: run_mark(ws, draft=_draft_arg(draft, draft_text, draft_format), ledger=ledger,
-                                        sources=sources, write_to=write_to))  # fmt: skip
+        return await call("mark", lambda: {"draft": _draft_arg(draft, draft_text, draft_format), "ledger": ledger,
+                                           "sources": sources, "write_to": write_to})  # fmt: skip
 
     @server.tool(annotations=read_only)
-    def lint_draft(
+    async def lint_draft(
         draft: OptPath = None,
         draft_text: DraftText = None,
         draft_format: DraftFormat = None,
@@ -236,11 +289,11 @@ def build_server(ws: Workspace) -> Any:
 
         `lint.lines` reads `file:line:col: message [reason]`.
         """
-        return guarded(lambda: run_lint(ws, draft=_draft_arg(draft, draft_text, draft_format), ledger=ledger,
-                                        sources=sources))  # fmt: skip
+        return await call("lint", lambda: {"draft": _draft_arg(draft, draft_text, draft_format), "ledger": ledger,
+                                           "sources": sources})  # fmt: skip
 
     @server.tool(annotations=read_only)
-    def audit_summary(
+    async def audit_summary(
         ledger: PathArg,
         draft: OptPath = None,
         draft_text: DraftText = None,
@@ -253,17 +306,35 @@ def build_server(ws: Workspace) -> Any:
         ] = None,
     ) -> dict[str, Any]:
         """Flag every figure, quotation and citation key in a draft or summary that no ledger claim backs (HIGH)."""
-        return guarded(lambda: run_audit(ws, draft=_draft_arg(draft, draft_text, draft_format), ledger=ledger,
-                                         section=section, allow=allow or ()))  # fmt: skip
+        return await call("audit", lambda: {"draft": _draft_arg(draft, draft_text, draft_format), "ledger": ledger,
+                                            "section": section, "allow": allow or ()})  # fmt: skip
 
     return server
 
 
 def serve_stdio(
-    root: str | Path, *, config: GateConfig | None = None, allow_urls: bool = False, judge: JudgeSpec | None = None
+    root: str | Path,
+    *,
+    config: GateConfig | None = None,
+    allow_urls: bool = False,
+    judge: JudgeSpec | None = None,
+    workers: int | None = None,
+    queue: int | None = None,
+    request_timeout: float | None = None,
+    max_requests: int | None = None,
 ) -> None:
-    """Run the MCP server on stdin/stdout until the client closes the connection."""
+    """Run the MCP server on stdin/stdout until the client closes the connection; every tool call runs in
+    a pool of ``workers`` processes (default: the cores) under ``request_timeout``."""
     _require_sdk()
     ws = Workspace.open(root, config=config, allow_urls=allow_urls, judge=judge)
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
-    build_server(ws).run("stdio")
+    settings = PoolSettings(
+        ws.root, ws.config, allow_urls, size=workers or default_size(), queue=DEFAULT_QUEUE if queue is None else queue,
+        timeout=DEFAULT_TIMEOUT if request_timeout is None else request_timeout,
+        max_requests=DEFAULT_MAX_REQUESTS if max_requests is None else max_requests, judge=judge, runner=RUNNER,
+    )  # fmt: skip
+    pool = WorkerPool(settings)
+    try:
+        build_server(ws, pool).run("stdio")
+    finally:
+        asyncio.run(pool.stop())
