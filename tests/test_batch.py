@@ -245,3 +245,56 @@ def test_the_ray_engine_without_ray_says_how_to_install_it(tmp_path: Path) -> No
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 2
     assert "pip install 'claimledger[ray]'" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def _judged_job(folder: Path, corpus: Path, claim_id: str, statement: str) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "ledger.yaml").write_text(textwrap.dedent(f"""\
+        version: 1
+        sources:
+          en: {corpus / "report_en.txt"}
+        claims:
+          - id: {claim_id}
+            kind: quote
+            source: en
+            quote: "reduced errors by 37 percent"
+            statement: "{statement}"
+        """), "utf-8")  # fmt: skip
+
+
+def test_the_judge_options_reach_every_job(tmp_path: Path) -> None:
+    from tests.judge_fakes import chat_server, verdict
+
+    corpus = write_corpus(tmp_path, filler_kb=1)
+    _judged_job(tmp_path / "jobs" / "a", corpus, "A1", "An independent verification step reduced errors by 37 percent.")
+    _judged_job(tmp_path / "jobs" / "b", corpus, "B1", "Verification reduced errors by 37 percent in every trial.")
+    evidence = "Adding an independent verification step reduced errors by 37 percent in the second trial."
+    script = {"A1": [verdict("supported", evidence)], "B1": [verdict("contradicted", evidence, "only the second trial")]}
+    out = tmp_path / "r.jsonl"
+    with chat_server(script) as server:
+        proc = subprocess.run(
+            [*CLI, "batch", str(tmp_path / "jobs"), "-o", str(out), "--workers", "2", "--judge", "openai",
+             "--judge-model", "m", "--judge-url", server.base_url + "/v1",
+             "--judge-cache", str(tmp_path / "judge.sqlite3"), "--cache-dir", str(tmp_path / "cache")],
+            capture_output=True, text=True, timeout=120,
+            env={**os.environ, "OPENAI_API_KEY": "test-key"},
+        )  # fmt: skip
+        asked = {s.path for s in server.seen}
+    assert proc.returncode == 1, proc.stderr
+    assert asked == {"/v1/chat/completions"}
+    rows = {Path(str(r["job"]["ledger"])).parent.name: r for r in _lines(out)}  # type: ignore[index]
+    reasons = {name: {f["reason"] for f in row["findings"]} for name, row in rows.items()}  # type: ignore[attr-defined]
+    assert "judge_contradicted" in reasons["b"] and rows["b"]["outcome"] == "FAIL"
+    assert "judge_contradicted" not in reasons["a"] and rows["a"]["outcome"] == "PASS"
+    assert rows["a"]["reproducibility"]["semantic_check"]["judge"]["model"] == "m"  # type: ignore[index]
+
+
+def test_judge_settings_without_a_judge_stop_the_batch_before_any_job(tmp_path: Path) -> None:
+    write_jobs(tmp_path, 2, seed=1, malformed=0)
+    out = tmp_path / "r.jsonl"
+    for args, message in ((["--judge", "openai"], "needs --judge-model"),
+                          (["--judge-model", "m"], "need --judge")):  # fmt: skip
+        proc = subprocess.run([*CLI, "batch", str(tmp_path / "jobs"), "-o", str(out), *args],
+                              capture_output=True, text=True, timeout=60)  # fmt: skip
+        assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr
+        assert not out.exists()

@@ -26,6 +26,7 @@ class JudgeSettings:
     url: str | None = None
     timeout: float = 60.0
     cache: str | None = None
+    questions: Literal["template", "model"] = "template"
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,7 @@ class JobOptions:
         cfg.pop("cache_dir", None)  # where the cache lives does not change a verdict
         judge = None if self.judge is None else {
             "kind": self.judge.kind, "model": self.judge.model, "url": self.judge.url,
+            "questions": self.judge.questions,
         }  # fmt: skip
         return {
             "config": cfg, "sources": [list(p) for p in self.sources], "allow": list(self.allow),
@@ -93,6 +95,7 @@ def _gate(job: Job, options: JobOptions) -> Any:
             allow=options.allow, section=options.section, draft_format=options.draft_format,
             judge=judge, judge_cache=options.judge.cache if options.judge else None,
             summary_section=options.summary_section if job.draft is not None else None,
+            judge_questions=options.judge.questions if options.judge else "template",
         )  # fmt: skip
     finally:
         if judge is not None:

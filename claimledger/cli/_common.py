@@ -30,6 +30,7 @@ from claimledger._config import (
     DEFAULT_TOLERANCE,
     GateConfig,
 )
+from claimledger._exceptions import InputError
 from claimledger._files import atomic_write
 from claimledger.model.report import EXIT_USAGE, Report
 from claimledger.output.json import render_json
@@ -247,6 +248,36 @@ def refs_options(fn: Any) -> Any:
                      show_default=True, help="Seconds per reference-service request (Crossref, DataCite, arXiv, OpenAlex)."),
     ]  # fmt: skip
     return _apply(fn, options)
+
+
+def judge_options(fn: Any) -> Any:
+    """--judge and its settings: the independent meaning check (``check`` and ``batch``)."""
+    options = [
+        click.option("--judge", type=click.Choice(["openai", "anthropic", "nli"]),
+                     help="Also check meaning with an independent judge that never sees the draft."),
+        click.option("--judge-model", help="Model name (openai/anthropic) or folder of a local NLI model (nli)."),
+        click.option("--judge-url", help="Base URL of the judge endpoint [default: $CLAIMLEDGER_JUDGE_URL or the vendor's]."),
+        click.option("--judge-timeout", type=click.FloatRange(0.1), default=60.0, show_default=True,
+                     help="Seconds per judge request."),
+        click.option("--judge-cache", type=click.Path(path_type=Path, dir_okay=False),
+                     help="SQLite cache of judge answers [default: in the cache folder]."),
+        click.option("--judge-questions", type=click.Choice(["template", "model"]), default="template",
+                     show_default=True, help="Verification questions from a fixed template, or written by the model "
+                                             "in its own fresh request that sees only the claim."),
+        click.option("--summary-section", metavar="HEADING",
+                     help="Every sentence under this heading must keep the scope (population, place, period) of the "
+                          "claims it rests on; with --judge each must also be supported by the rest of the draft."),
+    ]  # fmt: skip
+    return _apply(fn, options)
+
+
+def check_judge_options(kw: dict[str, Any]) -> None:
+    """Refuse judge settings without --judge, and --judge without a model (exit 2 before any work)."""
+    if kw["judge"] is None:
+        if kw["judge_model"] or kw["judge_url"]:
+            raise InputError("--judge-model/--judge-url need --judge openai|anthropic|nli")
+    elif not kw["judge_model"]:
+        raise InputError(f"--judge {kw['judge']} needs --judge-model")
 
 
 def common_check_options(fn: Any) -> Any:

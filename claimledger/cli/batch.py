@@ -10,7 +10,16 @@ from typing import Any
 import click
 
 from claimledger._exceptions import InputError
-from claimledger.cli._common import _fail_input, _isatty, config_from, run_options, write_output
+from claimledger.cli._common import (
+    _fail_input,
+    _isatty,
+    check_judge_options,
+    config_from,
+    judge_options,
+    refs_options,
+    run_options,
+    write_output,
+)
 from claimledger.cli._draft_options import allow_from, allow_options, source_options, sources_from
 from claimledger.cli._group import cli
 
@@ -30,8 +39,10 @@ from claimledger.cli._group import cli
               help="Also write the batch summary (outcomes, slowest jobs, failures) to this JSON file.")
 @click.option("--no-fail-closed", is_flag=True, help="Report HIGH findings as warnings; a FAIL job exits 3, not 1.")
 @run_options
+@refs_options
 @source_options
 @allow_options
+@judge_options
 def batch(paths: tuple[Path, ...], **kw: Any) -> None:
     """Check many drafts: every PATH is a ledger, a folder, or a manifest of (ledger, draft) pairs.
 
@@ -61,7 +72,8 @@ def batch(paths: tuple[Path, ...], **kw: Any) -> None:
         config = config_from({**kw, "no_fail_closed": kw["no_fail_closed"]})
         options = JobOptions(
             config=config, sources=tuple(sorted(sources_from(kw).items())), allow=tuple(allow_from(kw)),
-            section=kw["section"], draft_format=kw["draft_format"],
+            section=kw["section"], draft_format=kw["draft_format"], summary_section=kw["summary_section"],
+            judge=_judge_settings(kw),
         )  # fmt: skip
         progress = _BatchProgress(kw["quiet"])
         try:
@@ -83,6 +95,20 @@ def batch(paths: tuple[Path, ...], **kw: Any) -> None:
         except OSError as exc:
             _fail_input(f"cannot write the summary to {kw['summary_path']}: {exc.strerror or exc}")
     sys.exit(130 if summary.interrupted else summary.exit_code)
+
+
+def _judge_settings(kw: dict[str, Any]) -> Any:
+    """The judge every job builds for itself (checked here, so a missing key or extra fails before any job)."""
+    check_judge_options(kw)
+    if kw["judge"] is None:
+        return None
+    from claimledger.batch.job import JudgeSettings
+    from claimledger.judge import make_judge
+
+    make_judge(kw["judge"], kw["judge_model"], kw["judge_url"], timeout=kw["judge_timeout"]).close()
+    cache = str(kw["judge_cache"]) if kw["judge_cache"] is not None else None
+    return JudgeSettings(kw["judge"], kw["judge_model"], kw["judge_url"], kw["judge_timeout"], cache,
+                         kw["judge_questions"])  # fmt: skip
 
 
 class _BatchProgress:

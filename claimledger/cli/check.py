@@ -14,8 +14,10 @@ from claimledger.cli._common import (
     _emit,
     _fail_input,
     _Progress,
+    check_judge_options,
     common_check_options,
     config_from,
+    judge_options,
     refs_options,
     render,
 )
@@ -36,20 +38,7 @@ if TYPE_CHECKING:
 @allow_options
 @click.option("--receipt", type=click.Path(path_type=Path, dir_okay=False),
               help="Write a receipt (RFC 8785 canonical JSON) of this run.")
-@click.option("--judge", type=click.Choice(["openai", "anthropic", "nli"]),
-              help="Also check meaning with an independent judge that never sees the draft.")
-@click.option("--judge-model", help="Model name (openai/anthropic) or folder of a local NLI model (nli).")
-@click.option("--judge-url", help="Base URL of the judge endpoint [default: $CLAIMLEDGER_JUDGE_URL or the vendor's].")
-@click.option("--judge-timeout", type=click.FloatRange(0.1), default=60.0, show_default=True,
-              help="Seconds per judge request.")
-@click.option("--judge-cache", type=click.Path(path_type=Path, dir_okay=False),
-              help="SQLite cache of judge answers [default: in the cache folder].")
-@click.option("--judge-questions", type=click.Choice(["template", "model"]), default="template", show_default=True,
-              help="Verification questions from a fixed template, or written by the model in its own fresh "
-                   "request that sees only the claim.")
-@click.option("--summary-section", metavar="HEADING",
-              help="Every sentence under this heading must keep the scope (population, place, period) of the claims "
-                   "it rests on; with --judge each must also be supported by the rest of the draft.")  # fmt: skip
+@judge_options
 def check(draft: Path | None, receipt: Path | None, **kw: Any) -> None:
     """Check every claim of a ledger: quotes against sources, numbers against data.
 
@@ -116,12 +105,9 @@ def check(draft: Path | None, receipt: Path | None, **kw: Any) -> None:
 
 
 def _judge_from(kw: dict[str, Any]) -> Judge | None:
+    check_judge_options(kw)
     if kw["judge"] is None:
-        if kw["judge_model"] or kw["judge_url"]:
-            raise InputError("--judge-model/--judge-url need --judge openai|anthropic|nli")
         return None
-    if not kw["judge_model"]:
-        raise InputError(f"--judge {kw['judge']} needs --judge-model")
     from claimledger.judge import make_judge
 
     return make_judge(kw["judge"], kw["judge_model"], kw["judge_url"], timeout=kw["judge_timeout"])
