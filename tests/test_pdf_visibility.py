@@ -78,3 +78,47 @@ def test_a_page_whose_only_text_is_pale_has_no_visible_text() -> None:
     with pytest.raises(SourceError) as info:
         pdf_extract(buf.getvalue(), timeout=120.0)
     assert info.value.reason == "source_no_text" and "only invisible text" in str(info.value)
+
+
+def _hyphenated_pdf(path: Path, *, off_page: bool) -> None:
+    """A report page whose body breaks 'indepen-' / 'dent' and 'verifi-' / 'cation' at line ends, under
+    a header rule; with ``off_page`` a long URL runs off the page's right edge (as web captures print),
+    so part of the page is hidden and the page is read character by character."""
+    from reportlab.pdfgen import canvas  # type: ignore[import-untyped]
+
+    c = canvas.Canvas(str(path), invariant=True)
+    c.setFont("Helvetica", 8)
+    c.drawString(48, 815, "Annual report 2024 - Section 3")
+    c.line(48, 810, 540, 810)
+    if off_page:
+        c.drawString(48, 800, "https://web.archive.org/web/20140603125451/http://www.example.gov/en/noticia/"
+                              "transcript-of-the-conference-call-with-the-deputy-minister-of-sport-and-the-organising-committee")  # fmt: skip
+    c.setFont("Helvetica", 10)
+    for i, line in enumerate(["In the second trial, adding an indepen-", "dent verifi-",
+                              "cation step reduced errors by 37 percent.", "Costs were unchanged."]):  # fmt: skip
+        c.drawString(48, 780 - 14 * i, line)
+    c.drawString(290, 30, "3")
+    c.showPage()
+    c.save()
+
+
+@pytest.mark.parametrize("off_page", [False, True], ids=["all visible", "text off the page"])
+def test_a_line_break_hyphen_reads_the_same_on_every_path(tmp_path: Path, off_page: bool) -> None:
+    """PDFium marks a hyphen at a line break with code 2 in its per-character API (U+FFFE in its text
+    API); read as 2, every hyphenated word on a page with any graphics missed (make eval: wice-005)."""
+    from claimledger import gate
+
+    _hyphenated_pdf(tmp_path / "report.pdf", off_page=off_page)
+    text, _starts, hidden = pdf_extract((tmp_path / "report.pdf").read_bytes(), timeout=120.0)
+    assert "\x02" not in text and "indepen\ufffedent verifi\ufffecation" in text
+    assert ("organising-committee" in hidden) is off_page  # the part past the edge is not read
+    (tmp_path / "ledger.yaml").write_text(
+        "version: 1\nsources: {r: report.pdf}\nclaims:\n"
+        "  - {id: Q, kind: quote, source: r, quote: \"adding an independent verification step reduced errors\"}\n"
+        "  - {id: X, kind: quote, source: r, quote: \"adding an independent verification step raised errors\"}\n",
+        encoding="utf-8",
+    )
+    report = gate(tmp_path / "ledger.yaml", config=GateConfig(cache_dir=tmp_path / "cache"))
+    by = {f.claim_id: f for f in report.findings}
+    assert by["Q"].status is Status.VERIFIED, by["Q"].message
+    assert by["X"].status is not Status.VERIFIED

@@ -79,15 +79,14 @@ def _hidden_objects(raw: Any, count: int, get: Any, depth: int = 0) -> set[int]:
     return found
 
 
-def _split_page(raw: Any, textpage: Any, hidden_objs: set[int]) -> tuple[str, str]:
+def _split_page(raw: Any, ink: Any, textpage: Any, hidden_objs: set[int]) -> tuple[str, str]:
     """Visible and hidden text of a page, one character at a time."""
     tp = textpage.raw
     visible: list[str] = []
     hidden: list[str] = []
     last_hidden: int | None = None  # the hidden text object being read
     for i in range(raw.FPDFText_CountChars(tp)):
-        code = raw.FPDFText_GetUnicode(tp, i)
-        ch = chr(code) if 0 < code < 0x110000 and not 0xD800 <= code <= 0xDFFF else ""
+        ch = ink.char_at(raw, tp, i)
         obj = raw.FPDFText_GetTextObject(tp, i)
         addr = ctypes.cast(obj, ctypes.c_void_p).value if obj else None
         if addr is not None and addr in hidden_objs:
@@ -141,7 +140,7 @@ def _read_page(raw: Any, ink: Any, page: Any, textpage: Any) -> tuple[str, str]:
     )
     seen = ink.visible_chars(raw, page, tp, chars)  # removes the page's text objects: the last use of the page
     if seen is None:  # the page could not be judged by rendering: the attribute checks
-        return _split_page(raw, textpage, hidden_objs) if hidden_objs else (whole, "")
+        return _split_page(raw, ink, textpage, hidden_objs) if hidden_objs else (whole, "")
     if all(seen):
         return whole, ""
     return _by_ink(chars, seen)

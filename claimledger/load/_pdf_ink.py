@@ -39,6 +39,19 @@ Box = tuple[float, float, float, float]  # left, right, bottom, top in page poin
 TOO_SMALL: Box = (0.0, 0.0, 0.0, 0.0)  # stands for a character too small or too thin to read
 
 
+def char_at(raw: Any, tp: Any, i: int) -> str:
+    """Character ``i`` of a text page as the page's text reads it ("" for a code that is not one).
+
+    PDFium marks a hyphen it found at a line break, with the break removed, by the code 2 in its
+    per-character API and by U+FFFE in its text API (``get_text_range``); both readers of this
+    package read U+FFFE (:mod:`claimledger.normalize` joins the word), so 2 becomes U+FFFE here.
+    """
+    code = raw.FPDFText_GetUnicode(tp, i)
+    if code == 2:
+        return "\ufffe"
+    return chr(code) if 0 < code < 0x110000 and not 0xD800 <= code <= 0xDFFF else ""
+
+
 def char_boxes(raw: Any, tp: Any) -> list[tuple[str, int | None, Box | None]]:
     """Every character of a text page: the character, 1 (None when PDFium added it), its cell.
 
@@ -50,8 +63,7 @@ def char_boxes(raw: Any, tp: Any) -> list[tuple[str, int | None, Box | None]]:
     out: list[tuple[str, int | None, Box | None]] = []
     loose = raw.FS_RECTF()
     for i in range(raw.FPDFText_CountChars(tp)):
-        code = raw.FPDFText_GetUnicode(tp, i)
-        ch = chr(code) if 0 < code < 0x110000 and not 0xD800 <= code <= 0xDFFF else ""
+        ch = char_at(raw, tp, i)
         addr = 1 if raw.FPDFText_GetTextObject(tp, i) else None  # None: a space or break PDFium added
         box: Box | None = None
         if addr is not None and not _silent(ch) and raw.FPDFText_GetLooseCharBox(tp, i, loose):
