@@ -112,6 +112,7 @@ def test_a_line_break_hyphen_reads_the_same_on_every_path(tmp_path: Path, off_pa
     text, _starts, hidden = pdf_extract((tmp_path / "report.pdf").read_bytes(), timeout=120.0)
     assert "\x02" not in text and "indepen\ufffedent verifi\ufffecation" in text
     assert ("organising-committee" in hidden) is off_page  # the part past the edge is not read
+    assert "\nIn the second trial" in text  # the line after it still starts a line of its own
     (tmp_path / "ledger.yaml").write_text(
         "version: 1\nsources: {r: report.pdf}\nclaims:\n"
         "  - {id: Q, kind: quote, source: r, quote: \"adding an independent verification step reduced errors\"}\n"

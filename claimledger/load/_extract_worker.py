@@ -115,13 +115,19 @@ def _by_ink(chars: list[tuple[str, int | None, Any]], seen: list[bool]) -> tuple
     visible: list[str] = []
     hidden: list[str] = []
     was_hidden = False
+    broken = ""  # a line break inside hidden text: the visible text after it starts a new line
     for (ch, _addr, _box), ok in zip(chars, seen, strict=True):
         if ok:
+            if broken and visible and not visible[-1].isspace() and not ch.isspace():
+                visible.append(broken)  # else a line's last visible word and the next line's first join
+            broken = ""
             visible.append(ch)
         else:
             if not was_hidden and hidden:
                 hidden.append("\n")
             hidden.append(ch)
+            if ch in "\r\n":
+                broken = "\n"
         was_hidden = not ok
     return "".join(visible), "".join(hidden).strip()
 
