@@ -4,6 +4,7 @@ and a Japanese source, a CSV, and a draft whose writer set two [V] marks (one is
 from __future__ import annotations
 
 import os
+import ssl
 import subprocess
 import sys
 import textwrap
@@ -135,8 +136,11 @@ def free_port() -> int:
 
 
 @contextmanager
-def http_server(root: Path, work: Path, *args: str) -> Iterator[str]:
-    """`claimledger serve --root ROOT` as a real process on 127.0.0.1; yields its base URL, then stops it."""
+def http_server(root: Path, work: Path, *args: str, tls_ca: str | None = None) -> Iterator[str]:
+    """`claimledger serve --root ROOT` as a real process on 127.0.0.1; yields its base URL, then stops it.
+
+    With ``tls_ca`` (the CA file that signed the server's ``--tls-cert``) the URL is https and the
+    readiness probe verifies the certificate against it."""
     import httpx
 
     (work / "tmp").mkdir(exist_ok=True)
@@ -149,12 +153,13 @@ def http_server(root: Path, work: Path, *args: str) -> Iterator[str]:
              "--port", str(port), *args],
             stdout=log, stderr=subprocess.STDOUT, env=env, cwd=work,
         )  # fmt: skip
-        base = f"http://127.0.0.1:{port}"
+        base = f"{'https' if tls_ca else 'http'}://127.0.0.1:{port}"
+        verify: ssl.SSLContext | bool = ssl.create_default_context(cafile=tls_ca) if tls_ca else True
         try:
             deadline, ready = time.monotonic() + 30, False
             while not ready and time.monotonic() < deadline and proc.poll() is None:
                 try:
-                    ready = httpx.get(base + "/healthz", timeout=1).status_code == 200
+                    ready = httpx.get(base + "/healthz", timeout=1, verify=verify).status_code == 200
                 except httpx.TransportError:
                     time.sleep(0.1)
             if proc.poll() is not None:

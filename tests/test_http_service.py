@@ -287,3 +287,57 @@ def test_a_cancelled_request_keeps_its_worker_until_the_call_ends(tmp_path: Path
     assert answer[0] == "ok", answer
     assert "C1" in {f["claim_id"] for f in answer[1]["findings"]}  # the fast request's own answer
     assert "N" not in {f["claim_id"] for f in answer[1]["findings"]}
+
+
+@pytest.fixture(scope="module")
+def tls(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    import trustme
+
+    base = tmp_path_factory.mktemp("tls")
+    root = make_workspace(base / "root")
+    ca = trustme.CA()
+    cert = ca.issue_cert("127.0.0.1", "localhost")
+    cert.private_key_and_cert_chain_pem.write_to_path(str(base / "server.pem"))
+    cert.private_key_pem.write_to_path(str(base / "server.key"))
+    ca.cert_pem.write_to_path(str(base / "ca.pem"))
+    (base / "token").write_text(TOKEN, encoding="utf-8")
+    args = ("--token-file", str(base / "token"), "--workers", "1",
+            "--tls-cert", str(base / "server.pem"), "--tls-key", str(base / "server.key"))  # fmt: skip
+    with http_server(root, base, *args, tls_ca=str(base / "ca.pem")) as url:
+        yield {"url": url, "ca": str(base / "ca.pem"), "base": base}
+
+
+def test_with_a_certificate_the_service_speaks_https_and_only_https(tls: dict[str, Any]) -> None:
+    import ssl
+
+    url, ca = tls["url"], ssl.create_default_context(cafile=tls["ca"])
+    assert url.startswith("https://")
+    r = httpx.post(url + "/v1/check", json=fast_body(), headers={"Authorization": f"Bearer {TOKEN}"}, verify=ca)
+    assert r.status_code == 200, r.text
+    assert {f["claim_id"]: f["status"] for f in r.json()["findings"]}["C1"] == "verified"
+    with pytest.raises(httpx.ConnectError):  # a client that does not trust the certificate is refused
+        httpx.get(url + "/healthz", verify=True)
+    plain = url.replace("https://", "http://")
+    with pytest.raises(httpx.TransportError):  # plain HTTP (the token in clear text) gets no answer
+        httpx.post(plain + "/v1/check", json=fast_body(), headers={"Authorization": f"Bearer {TOKEN}"}, timeout=5)
+
+
+@pytest.mark.parametrize("case", ["cert only", "missing file", "key of another certificate", "not PEM"])
+def test_a_bad_certificate_stops_the_start_with_exit_2(tls: dict[str, Any], tmp_path: Path, case: str) -> None:
+    import trustme
+
+    base = tls["base"]
+    other = trustme.CA().issue_cert("127.0.0.1")
+    other.private_key_pem.write_to_path(str(tmp_path / "other.key"))
+    (tmp_path / "junk.pem").write_text("not a certificate\n", encoding="utf-8")
+    args = {
+        "cert only": ["--tls-cert", str(base / "server.pem")],
+        "missing file": ["--tls-cert", str(tmp_path / "nope.pem"), "--tls-key", str(base / "server.key")],
+        "key of another certificate": ["--tls-cert", str(base / "server.pem"), "--tls-key", str(tmp_path / "other.key")],
+        "not PEM": ["--tls-cert", str(tmp_path / "junk.pem"), "--tls-key", str(tmp_path / "junk.pem")],
+    }[case]  # fmt: skip
+    proc = subprocess.run([sys.executable, "-m", "claimledger", "serve", "--root", str(base / "root"), *args],
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert "--tls-cert and --tls-key go together" in proc.stderr or "TLS:" in proc.stderr

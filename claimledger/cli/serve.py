@@ -44,11 +44,16 @@ DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 @click.option("--token-file", type=click.Path(path_type=Path, dir_okay=False), metavar="FILE",
               help="File holding the bearer token every request but /healthz must send "
               "(default: $CLAIMLEDGER_TOKEN). Required when --host is not loopback.")  # fmt: skip
+@click.option("--tls-cert", type=click.Path(path_type=Path, dir_okay=False), metavar="PEM",
+              help="Serve HTTPS with this certificate chain (PEM; with --tls-key). Without it the bearer token "
+                   "crosses the network in clear text: use it, or a TLS proxy, beyond this machine.")  # fmt: skip
+@click.option("--tls-key", type=click.Path(path_type=Path, dir_okay=False), metavar="PEM",
+              help="The certificate's private key (PEM, unencrypted; with --tls-cert).")
 @pool_options
 @server_options
 def serve_cmd(root: Path, host: str, port: int, max_bytes: int, allowed_hosts: tuple[str, ...],
               token_file: Path | None, workers: int | None, queue: int, request_timeout: float,
-              worker_max_requests: int, **kw: Any) -> None:  # fmt: skip
+              worker_max_requests: int, tls_cert: Path | None, tls_key: Path | None, **kw: Any) -> None:  # fmt: skip
     """Serve JSON endpoints mirroring the CLI: POST /v1/check, /v1/mark, /v1/lint,
     /v1/audit; GET /openapi.json, /healthz.
 
@@ -69,7 +74,9 @@ def serve_cmd(root: Path, host: str, port: int, max_bytes: int, allowed_hosts: t
         serve(str(root), host=host, port=port, max_bytes=max_bytes, allowed_hosts=allowed_hosts,
               config=server_config(kw), allow_urls=kw["allow_urls"], judge=server_judge(kw),
               token_file=str(token_file) if token_file is not None else None, workers=workers, queue=queue,
-              request_timeout=request_timeout, max_requests=worker_max_requests)  # fmt: skip
+              request_timeout=request_timeout, max_requests=worker_max_requests,
+              tls_cert=str(tls_cert) if tls_cert is not None else None,
+              tls_key=str(tls_key) if tls_key is not None else None)  # fmt: skip
     except ImportError as exc:
         _fail_input(str(exc))
     except InputError as exc:

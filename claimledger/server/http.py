@@ -499,9 +499,11 @@ def serve(
     request_timeout: float = DEFAULT_TIMEOUT,
     max_requests: int = DEFAULT_MAX_REQUESTS,
     judge: JudgeSpec | None = None,
+    tls_cert: str | None = None,
+    tls_key: str | None = None,
 ) -> None:
     """Run the service until interrupted (Ctrl-C or SIGTERM). Refuses (:class:`InputError`) to listen
-    beyond loopback without a bearer token."""
+    beyond loopback without a bearer token; with ``tls_cert`` and ``tls_key`` it speaks HTTPS."""
     try:
         import uvicorn
     except ImportError:
@@ -512,14 +514,36 @@ def serve(
     if token is None and not is_loopback(host):
         raise InputError(f"--host {host} listens beyond this machine: give a bearer token with --token-file FILE "
                          "or CLAIMLEDGER_TOKEN (clients send Authorization: Bearer <token>)")  # fmt: skip
+    check_tls(tls_cert, tls_key)
     ws = Workspace.open(root, config=config, allow_urls=allow_urls, judge=judge)
     settings = PoolSettings(ws.root, ws.config, allow_urls, size=workers or default_size(), queue=queue,
                             timeout=request_timeout, max_requests=max_requests, judge=judge)  # fmt: skip
     app = build_app(ws, max_bytes=max_bytes, allowed_hosts=allowed_host_names(host, allowed_hosts), token=token,
                     pool=settings)  # fmt: skip
     shown = f"[{host}]" if ":" in host else host
-    print(f"claimledger serve: http://{shown}:{port} (root {ws.root}; {settings.size} workers; "
+    scheme = "https" if tls_cert else "http"
+    print(f"claimledger serve: {scheme}://{shown}:{port} (root {ws.root}; {settings.size} workers; "
           f"{'bearer token required' if token else 'no token'}; OpenAPI at /openapi.json)",
           file=sys.stderr, flush=True)  # fmt: skip
+    if token and not tls_cert and not is_loopback(host):
+        print("claimledger serve: warning: without --tls-cert/--tls-key the bearer token crosses the network in "
+              "clear text; give a certificate or put a TLS proxy in front", file=sys.stderr, flush=True)  # fmt: skip
     uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False,
-                h11_max_incomplete_event_size=64 * 1024)  # fmt: skip
+                h11_max_incomplete_event_size=64 * 1024, ssl_certfile=tls_cert, ssl_keyfile=tls_key)  # fmt: skip
+
+
+def check_tls(cert: str | None, key: str | None) -> None:
+    """Both or neither, and a pair that loads (so a bad certificate stops the start, not the first request)."""
+    if cert is None and key is None:
+        return
+    if cert is None or key is None:
+        raise InputError("--tls-cert and --tls-key go together: give the certificate chain and its private key")
+    import ssl
+
+    try:
+        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(cert, key)
+    except FileNotFoundError as exc:
+        raise InputError(f"TLS: no such file: {exc.filename}") from None
+    except (ssl.SSLError, OSError, ValueError) as exc:
+        raise InputError(f"TLS: cannot use {cert} with {key}: {exc} (a PEM certificate chain and the PEM "
+                         "private key that matches it, unencrypted)") from None  # fmt: skip
