@@ -87,6 +87,8 @@ DatasetMap = Annotated[
 DraftText = Annotated[
     str | None, Field(description="The draft's text, instead of `draft` (a path); not written anywhere.")
 ]
+Section = Annotated[str | None, Field(description="Audit only the section under this heading.")]
+Allow = Annotated[list[str] | None, Field(description="Regexes of figures/quotes/keys not to audit.")]
 DraftFormat = Annotated[
     str | None, Field(description="markdown, latex or text [default: from the extension; markdown for text].")
 ]
@@ -204,12 +206,8 @@ def build_server(ws: Workspace, workers: WorkerPool | None = None) -> Any:
         draft: OptPath = None,
         draft_text: DraftText = None,
         draft_format: DraftFormat = None,
-        section: Annotated[
-            str | None, Field(description="Audit only the section under this heading.")
-        ] = None,
-        allow: Annotated[
-            list[str] | None, Field(description="Regexes of figures/quotes/keys not to audit.")
-        ] = None,
+        section: Section = None,
+        allow: Allow = None,
     ) -> dict[str, Any]:
         """Check every claim of a ledger (`claimledger check`); with a draft, re-verify its marks and audit it."""
 
@@ -298,12 +296,8 @@ def build_server(ws: Workspace, workers: WorkerPool | None = None) -> Any:
         draft: OptPath = None,
         draft_text: DraftText = None,
         draft_format: DraftFormat = None,
-        section: Annotated[
-            str | None, Field(description="Audit only the section under this heading.")
-        ] = None,
-        allow: Annotated[
-            list[str] | None, Field(description="Regexes of figures/quotes/keys not to audit.")
-        ] = None,
+        section: Section = None,
+        allow: Allow = None,
     ) -> dict[str, Any]:
         """Flag every figure, quotation and citation key in a draft or summary that no ledger claim backs (HIGH)."""
         return await call("audit", lambda: {"draft": _draft_arg(draft, draft_text, draft_format), "ledger": ledger,
