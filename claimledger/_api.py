@@ -295,6 +295,7 @@ def gate(
 
     references = ledger_references(parsed, run.folder, config.bib_files)
     parsed._reference_keys = frozenset(r.key for r in references)
+    parsed._reference_order = tuple(r.key for r in references)
     verdicts: list[Verdict] | Exception | None = None
     inferred: dict[str, str] = {}
     skipped: dict[str, str] = {}

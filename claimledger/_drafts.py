@@ -255,8 +255,12 @@ def extract_ledger(
     """The YAML ledger implied by a draft's quotations, citations and figures."""
     parsed, _folder, _path = read_ledger(ledger)
     d = draft if isinstance(draft, Draft) else read_draft(draft, fmt)
-    analysis = Analysis(d, known_keys=set(parsed.sources) | set(sources or {}), min_chars=min_quote_chars)
+    from claimledger.extract.attributions import numbering_of
+
     merged = {**parsed.sources, **dict(sources or {})}
+    analysis = Analysis(
+        d, known_keys=set(merged), min_chars=min_quote_chars, numbering=numbering_of(merged, parsed._reference_order)
+    )
     return render_ledger(analysis, merged, dict(parsed.datasets))
 
 

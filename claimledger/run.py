@@ -168,6 +168,7 @@ class Run:
         Call before any claim is checked; this run's context is closed."""
         merged = with_sources(self.ledger, sources)
         merged._reference_keys = self.ledger._reference_keys
+        merged._reference_order = self.ledger._reference_order
         self.close()
         return Run(merged, self.ledger_path, self.folder,
                    RunContext.create(merged, self.folder, self.config, self.ctx.metrics))  # fmt: skip
@@ -236,8 +237,12 @@ class DraftRun:
     @classmethod
     def within(cls, run: Run, draft: Draft) -> DraftRun:
         """A draft checked inside an open run (``check DRAFT``)."""
+        from claimledger.extract.attributions import ledger_numbering
+
         known = set(run.ledger.sources) | set(run.ledger._reference_keys)  # bibliography keys, set by gate
-        analysis = Analysis(draft, known_keys=known, min_chars=run.config.min_quote_chars)
+        analysis = Analysis(
+            draft, known_keys=known, min_chars=run.config.min_quote_chars, numbering=ledger_numbering(run.ledger)
+        )
         return cls(draft, run, analysis, DraftChecker(analysis, run.ctx))
 
     @property

@@ -15,8 +15,8 @@ from claimledger.extract.attributions import (
     attributed_text,
     find_attributions,
     is_excluded,
-    numeric_citations,
 )
+from claimledger.extract.citations import numeric_citations
 from claimledger.extract.draft import parse_draft
 from claimledger.extract.marks import Analysis
 
@@ -62,14 +62,17 @@ def test_latex_citations_with_locators() -> None:
     assert found[0].keys == ("smith2019",)
 
 
-def test_numeric_citations_need_a_bibliography() -> None:
+def test_numeric_citations_map_through_the_numbering() -> None:
     text = "Output fell by about 4% [1]. Quits fell by half [2–3]. See also [1, 3]. Later work [4] disagrees.\n"
-    analysis = _analysis(text)
-    assert find_attributions(analysis) == []
+    assert find_attributions(_analysis(text)) == []  # no numbering given: [n] is not read at all
     numbering = {"1": "smith2019", "2": "jones2020", "3": "tanaka2019"}
-    found = find_attributions(analysis, numbering)
-    assert [a.keys for a in found] == [("smith2019",), ("jones2020", "tanaka2019"), ("smith2019", "tanaka2019")]
-    assert [c.keys for c in numeric_citations("[2-40]", numbering)] == []  # 4..40 are not in the bibliography
+    analysis = Analysis(parse_draft(text, "markdown", "draft"), known_keys={"smith2019"}, numbering=numbering)
+    found = find_attributions(analysis)
+    assert [a.keys for a in found] == [
+        ("smith2019",), ("jones2020", "tanaka2019"), ("smith2019", "tanaka2019"), ("[4]",)
+    ]
+    (wide,) = numeric_citations("[2-40]", numbering)  # 4..40 have no entry: each is an unlisted [n]
+    assert wide.keys == ("jones2020", "tanaka2019", *(f"[{n}]" for n in range(4, 41)))
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,9 @@ line and column:
 * a quotation is backed by a ledger quote claim whose quote contains it
   (after normalization); uncited quotations shorter than the minimum quote
   length are titles or scare quotes, not claims;
-* a citation key is backed when some ledger claim cites that source.
+* a citation key is backed when some ledger claim cites that source; a numeric
+  citation ``[n]`` stands for the key of the n-th bibliography entry, and a number
+  no entry has is unlisted.
 
 Not audited: anything inside a citation (keys, years, locators), structural
 numbers (list markers, heading numbers, footnote labels, "p. 4", "Fig. 2"),
@@ -41,6 +43,7 @@ from claimledger.normalize import normalize_quote
 from claimledger.reconcile import assign_tier
 
 CHECK = "unlisted_audit"
+_UNKNOWN_NUMBER = re.compile(r"\[\d+\]")  # the key of a numeric citation no bibliography entry has
 
 
 MAX_ALLOW_PATTERN = 1000  # characters in one allow pattern
@@ -157,6 +160,14 @@ class Auditor:
         nq = normalize_quote(text)
         return bool(nq) and any(nq in q for _src, q in self.quotes)
 
+    def _number_why(self, key: str) -> str:
+        entries = len(self.ledger._reference_order)
+        if entries:
+            return (f"numeric citation {key} is unlisted: the bibliography has {entries} "
+                    f"entr{'y' if entries == 1 else 'ies'}, and [n] is the n-th of them (a citation nothing backs)")  # fmt: skip
+        return (f"numeric citation {key} is unlisted: no bibliography maps numbers to sources (add `bibliography:` "
+                "or `references:` to the ledger: [n] is its n-th entry, whose key names a source)")  # fmt: skip
+
     def _heading_lines(self) -> set[int]:
         draft = self.analysis.draft
         out = set()
@@ -207,6 +218,9 @@ class Auditor:
             for key, start in zip(c.keys, c.key_starts, strict=True):
                 if key in self.cited_sources or key in self.ledger._reference_keys or _allowed(key, allow):
                     continue  # a bibliography key is checked by the reference check, under its own id
+                if _UNKNOWN_NUMBER.fullmatch(key):
+                    findings.append(self._finding(start, Reason.UNLISTED_CITATION, key, self._number_why(key)))
+                    continue
                 declared = key in self.ledger.sources
                 why = ("no ledger claim cites it" if declared
                        else "it is not declared under `sources:` nor in the bibliography (a citation nothing backs)")  # fmt: skip

@@ -11,24 +11,21 @@ Not claims (seed 003): opinions ("we believe", 「と考える」 said by the
 writer), future work ("future research should", 「今後の課題」) and the draft's
 own definitions ("we define", "hereafter", 「本稿では…と呼ぶ」).
 
-Numeric citations (``[1]``, ``[2–4]``, ``[1, 3]``) count only when a
-bibliography maps the numbers to source ids (``numbering``); without one they
-are left alone (they may be anything).
+Numeric citations (``[1]``, ``[2–4]``, ``[1, 3]``, ``［１］``, ``^2^``, ``¹``) are read by
+:func:`claimledger.extract.citations.numeric_citations`: the n-th entry of the
+bibliography (:func:`numbering_of`) is the key of ``[n]``; a number no entry
+has is an unlisted citation (HIGH), never skipped.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from claimledger.extract.citations import Citation
 from claimledger.extract.marks import Analysis
 from claimledger.model.claim import AttributionClaim, Ledger, Location
 from claimledger.model.finding import Finding, Reason
-
-_NUMERIC = re.compile(r"\[(?P<body>\d{1,4}(?:\s*[–—\-]\s*\d{1,4})?(?:\s*[,;]\s*\d{1,4}(?:\s*[–—\-]\s*\d{1,4})?)*)\]")
-_RANGE_MAX = 50
 
 LOCATOR = re.compile(
     r"(?P<loc>(?:pp?\.|S\.|pages?|Seite|p)\s*~?\s*\d+(?:\s*(?:[–—\-]{1,2}|~)\s*\d+)?(?:\s*f{1,2}\.)?"
@@ -91,30 +88,6 @@ class AttributionCandidate:
     citation_start: int  # prose offset of its (first) citation
 
 
-def numeric_citations(prose: str, numbering: Mapping[str, str]) -> list[Citation]:
-    """``[1]``, ``[2–4]``, ``[1, 3]`` whose every number the bibliography maps to a source id."""
-    out: list[Citation] = []
-    if not numbering:
-        return out
-    for m in _NUMERIC.finditer(prose):
-        numbers: list[str] = []
-        for part in re.split(r"\s*[,;]\s*", m.group("body")):
-            bounds = re.split(r"\s*[–—\-]\s*", part)
-            if len(bounds) == 2:
-                lo, hi = int(bounds[0]), int(bounds[1])
-                if hi < lo or hi - lo > _RANGE_MAX:
-                    numbers = []
-                    break
-                numbers += [str(n) for n in range(lo, hi + 1)]
-            else:
-                numbers.append(str(int(bounds[0])))
-        if not numbers or any(n not in numbering for n in numbers):
-            continue
-        keys = tuple(numbering[n] for n in numbers)
-        out.append(Citation(m.start(), m.end(), keys, tuple(m.start() + 1 for _ in keys)))
-    return out
-
-
 def locator_of(citation_text: str) -> str | None:
     """The page or section locator written in a citation (``p. 4``, ``pp.~4--5``, ``S. 4``, ``4頁``)."""
     m = LOCATOR.search(citation_text.replace("~", " "))
@@ -150,11 +123,11 @@ def attributed_text(sentence_without_citations: str) -> str:
     return body or text
 
 
-def find_attributions(analysis: Analysis, numbering: Mapping[str, str] | None = None) -> list[AttributionCandidate]:
-    """Every attribution of the draft, in order (one per sentence)."""
+def find_attributions(analysis: Analysis) -> list[AttributionCandidate]:
+    """Every attribution of the draft, in order (one per sentence); numeric citations are among
+    ``analysis.citations`` when the analysis was given a numbering."""
     prose = analysis.draft.prose
-    citations = list(analysis.citations) + numeric_citations(prose, numbering or {})
-    citations.sort(key=lambda c: c.start)
+    citations = analysis.citations
     quote_starts = [q.start for q in analysis.quotations]
     out: list[AttributionCandidate] = []
     ci = 0
@@ -192,16 +165,21 @@ def find_attributions(analysis: Analysis, numbering: Mapping[str, str] | None = 
     return out
 
 
-def numbering_of(source_ids: Iterable[str], bibliography: Mapping[str, str] | None = None) -> dict[str, str]:
-    """Numeric citation labels -> source ids: the bibliography's, plus source ids that are numbers."""
+def numbering_of(source_ids: Iterable[str], bibliography: Sequence[str] = ()) -> dict[str, str]:
+    """Numeric citation labels -> citation keys: ``"n"`` is the n-th entry of the bibliography (its
+    order as read: the ledger's ``references:``, then its ``bibliography:`` files, then ``--bib``);
+    without an n-th entry, a source id that is the number itself (``sources: {"1": a.pdf}``)."""
     out = {sid: sid for sid in source_ids if sid.isdigit()}
-    out.update(bibliography or {})
+    out.update({str(i): key for i, key in enumerate(bibliography, 1)})
     return out
 
 
-def draft_attribution_claims(
-    analysis: Analysis, ledger: Ledger, bibliography: Mapping[str, str] | None = None
-) -> list[AttributionClaim]:
+def ledger_numbering(ledger: Ledger) -> dict[str, str]:
+    """:func:`numbering_of` a ledger whose bibliography the gate has read (else its numeric source ids)."""
+    return numbering_of(ledger.sources, ledger._reference_order)
+
+
+def draft_attribution_claims(analysis: Analysis, ledger: Ledger) -> list[AttributionClaim]:
     """The draft's attributions that no ledger attribution claim backs, as claims (declared keys only).
 
     A backing ledger claim sits on the same line, or has the same statement, or
@@ -218,8 +196,7 @@ def draft_attribution_claims(
                 backed_text.add(_fold(claim.statement))
             backed_text.add(_fold(f"{claim.source}\x00{claim.attributed}"))
     out: list[AttributionClaim] = []
-    numbering = numbering_of(ledger.sources, bibliography)
-    for cand in find_attributions(analysis, numbering):
+    for cand in find_attributions(analysis):
         keys = [k for k in cand.keys if k in ledger.sources]
         if not keys:
             continue
@@ -249,8 +226,7 @@ def covered_by_attributions(findings: list[Finding], analysis: Analysis, ledger:
     ``unlisted_number`` / ``unlisted_citation`` for them would say the same thing
     twice. Undeclared keys and figures outside attributions stay.
     """
-    cands = [c for c in find_attributions(analysis, numbering_of(ledger.sources))
-             if any(k in ledger.sources for k in c.keys)]  # fmt: skip
+    cands = [c for c in find_attributions(analysis) if any(k in ledger.sources for k in c.keys)]
     if not cands:
         return findings
     draft = analysis.draft

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 
 from claimledger._version import __version__
-from claimledger.extract.attributions import find_attributions, locator_of, numbering_of
+from claimledger.extract.attributions import find_attributions, locator_of
 from claimledger.extract.marks import Analysis
 
 PLACEHOLDER = "TODO"
@@ -75,7 +75,7 @@ def render_ledger(analysis: Analysis, sources: dict[str, str], datasets: dict[st
             claims.append(f"    # also cited with: {', '.join(t.keys[1:])}")
 
     attributed_lines: set[int] = set()
-    for n_attr, a in enumerate(find_attributions(analysis, numbering_of(sources)), 1):
+    for n_attr, a in enumerate(find_attributions(analysis), 1):
         attributed_lines.add(analysis.draft.where(a.start)[0])
         claims += [
             f"  - id: A{n_attr}",

@@ -17,10 +17,11 @@ from __future__ import annotations
 import bisect
 import re
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
-from claimledger.extract.citations import Citation, find_citations
+from claimledger.extract.citations import Citation, find_citations, numeric_citations
 from claimledger.extract.draft import Draft
 from claimledger.extract.mentions import NumberMention, find_mentions, is_structural
 from claimledger.extract.quotes import Quotation, find_quotations
@@ -59,7 +60,14 @@ class Target:
 class Analysis:
     """Everything read from one draft, computed once."""
 
-    def __init__(self, draft: Draft, *, known_keys: set[str] | frozenset[str] = frozenset(), min_chars: int = 8):
+    def __init__(
+        self,
+        draft: Draft,
+        *,
+        known_keys: set[str] | frozenset[str] = frozenset(),
+        min_chars: int = 8,
+        numbering: Mapping[str, str] | None = None,
+    ):
         self.draft = draft
         self.min_chars = min_chars
         prose = draft.prose
@@ -70,6 +78,19 @@ class Analysis:
         self.quotations = [q for q in find_quotations(prose, draft.fmt) if not self.in_citation(q.start)]
         self._quote_starts = [q.start for q in self.quotations]
         self.marks = [Mark(m.group(1), m.start(), m.end()) for m in MARK_RE.finditer(prose)]
+        if numbering is not None and draft.fmt != "latex":
+            self._add_numeric(numbering)
+
+    def _add_numeric(self, numbering: Mapping[str, str]) -> None:
+        """Numeric citations ([1], [2–4], ［１］, ^2^, ¹) outside quotations (a [3] inside a quotation is
+        the source's own text) and outside other citations."""
+        extra = [
+            c for c in numeric_citations(self.draft.prose, numbering)
+            if not self.in_citation(c.start) and self.quotation_containing(c.start) is None
+        ]  # fmt: skip
+        if extra:
+            self.citations = sorted([*self.citations, *extra], key=lambda c: c.start)
+            self._cite_starts = [c.start for c in self.citations]
 
     def in_citation(self, offset: int) -> bool:
         i = bisect.bisect_right(self._cite_starts, offset) - 1

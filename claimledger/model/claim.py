@@ -330,6 +330,9 @@ class Ledger(BaseModel):
     _path: str | None = PrivateAttr(default=None)
     _sha256: str | None = PrivateAttr(default=None)
     _reference_keys: frozenset[str] = PrivateAttr(default=frozenset())  # set by the gate once bibliographies are read
+    # the citation keys of the bibliography in order (`references:`, then `bibliography:` files, then --bib):
+    # numeric citations [n] map to the n-th; set by the gate
+    _reference_order: tuple[str, ...] = PrivateAttr(default=())
     # claim id -> the draft headings around the claim's location, innermost first (set when a draft is given)
     _claim_sections: dict[str, list[str]] = PrivateAttr(default_factory=dict)
 

@@ -439,8 +439,9 @@ class Reason(StrEnum):
     )
     UNLISTED_CITATION = (
         "unlisted_citation", HIGH, False,
-        "A citation in the draft or its summary that no ledger claim backs.",
-        "Declare the source.",
+        "A citation in the draft or its summary that no ledger claim backs, or a numeric citation [n] "
+        "whose number no bibliography entry has.",
+        "Declare the source (for [n]: the bibliography's n-th entry, with its key under `sources:`).",
     )
     RECEIPT_MISMATCH = (
         "receipt_mismatch", HIGH, False,
