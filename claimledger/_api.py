@@ -75,6 +75,8 @@ def _place_by_judge(claims: Sequence[Claim], added: list[Finding], ctx: RunConte
         claim = by_id.get(f.claim_id)
         if claim is None or f.reason is not Reason.ATTRIBUTION_SUPPORTED or f.evidence is None:
             continue
+        if f.evidence.source != claim.source:  # supported by another cited source: the locator is source's
+            continue
         loaded = ctx.source(claim.source)
         if isinstance(loaded, SourceError):
             continue
@@ -175,9 +177,12 @@ def _check_draft(
     added += draft_locator_findings(drun.analysis, run.ctx)
     findings.extend(added)
     span = d.section(section) if section else None
+    from claimledger.checks.attribution import cited_record
+
     for claim in draft_attribution_claims(drun.analysis, ledger):
-        if records and claim.source in records:
-            claim = claim.model_copy(update={"record": records[claim.source]})
+        record = cited_record(claim, records or {})
+        if record:
+            claim = claim.model_copy(update={"record": record})
         if span is not None and claim.location is not None:
             line_start = d.prose_index(d.line_starts[claim.location.line - 1])
             if not span[0] <= line_start < span[1]:

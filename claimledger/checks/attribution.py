@@ -14,6 +14,12 @@ deterministic checks (always run, within the cited source only):
   citation key itself: ``smith2019`` covers "Smith").
 
 A miss is HIGH, with the passage of the source nearest to the attributed text.
+
+Several cited sources (``[@a; @b]``, ``\\cite{a,b}``, ``[1, 3]``: ``source`` plus
+``also_cited``): a figure or a name passes when at least one of them (or its
+record) prints it; a miss names them all. Every cited source must be readable:
+one that is undeclared or cannot be read is its own finding, and the figures and
+names are then not judged absent (they may be printed in the one not read).
 Whether the source *means* what the draft says is for a judge
 (:mod:`claimledger.checks.judged`); without one :func:`meaning_unchecked`
 gives the MED finding that keeps the outcome from ever being PASS.
@@ -149,58 +155,78 @@ def _sentence_around(index: SourceIndex, start: int, end: int) -> Evidence:
     return Evidence(src.id, a, b, src.text[a:b], src.page_of(a))
 
 
-def _name_in(name: str, ix: IndexedSource, record: str) -> bool:
+def _name_in(name: str, text: str, record: str) -> bool:
     nq = normalize_quote(name)
     if not nq:
         return True
-    if find_whole(ix.primary.text, nq) >= 0:
+    if find_whole(text, nq) >= 0:
         return True
     folded_record = normalize_quote(record)
     if folded_record and (find_whole(folded_record, nq) >= 0 or nq in folded_record.replace(" ", "")):
         return True
     # names written with or without a middle dot or space (ジョン・スミス, ジョンスミス)
     squeezed = nq.replace("・", "").replace("･", "")
-    return squeezed != nq and find_whole(ix.primary.text, squeezed) >= 0
+    return squeezed != nq and find_whole(text, squeezed) >= 0
 
 
 def _number_findings(
-    claim: AttributionClaim, index: SourceIndex, numbers: list[NumberMention], nearest: Evidence | None
-) -> tuple[list[Finding], list[list[Evidence]]]:
+    claim: AttributionClaim, cited: list[tuple[str, IndexedSource, SourceIndex]], numbers: list[NumberMention],
+    nearest: Evidence | None,
+) -> tuple[list[Finding], list[list[Evidence]]]:  # fmt: skip
+    """Each figure must be printed in at least one cited source; the overclaim rules run between the
+    attributed text and the best passage printing it. ``places``: where ``claim.source`` prints each."""
     from claimledger.checks.overclaim.figures import number_hits
 
     findings: list[Finding] = []
     places: list[list[Evidence]] = []
     if not numbers:
         return findings, places
-    source_mentions = find_mentions(index.source.text)
-    query_terms = claim.attributed
+    mentions = {key: find_mentions(index.source.text) for key, _ix, index in cited}
     for m in numbers:
-        hits = _printed(claim.attributed, m, source_mentions)
-        if not hits:
+        best: tuple[int, Evidence, str] | None = None
+        for key, _ix, index in cited:
+            hits = _printed(claim.attributed, m, mentions[key])
+            if not hits:
+                continue
+            place, score = _best_place(index, hits, claim.attributed)
+            if best is None or score > best[0]:
+                best = (score, place, key)
+            if key == claim.source:
+                src = index.source
+                places.append([place] + [Evidence(src.id, h.start, h.end, h.text, src.page_of(h.start)) for h in hits[:200]])
+        if best is None:
             findings.append(Finding(
                 claim.id, CHECK, Status.DISCREPANCY, Reason.ATTRIBUTION_NUMBER_ABSENT,
-                f"the draft says {claim.source} gives {m.text!r}, but the source never prints that figure"
+                f"the draft says {_who(claim)} gives {m.text!r}, but {_none_of(claim)} prints that figure"
                 + _nearest_note(nearest),
-                nearest=nearest, claimed=claim.attributed, extra={"figure": m.text},
+                nearest=nearest, claimed=claim.attributed, extra={"figure": m.text, "sources": claim.cited()},
             ))  # fmt: skip
             continue
-        best = _best_place(index, hits, query_terms)
-        src = index.source
-        places.append([best] + [Evidence(src.id, h.start, h.end, h.text, src.page_of(h.start)) for h in hits[:200]])
-        for hit in number_hits(claim.attributed, best.text):
+        _score, place, key = best
+        for hit in number_hits(claim.attributed, place.text):
             span = hit.statement_span
             if span is None or not (span[0] < m.end and m.start < span[1]):
                 continue
             finding = hit.to_finding(claim.id)
             findings.append(Finding(
                 claim.id, CHECK, finding.status, finding.reason,
-                f"{finding.message} (the quote is the passage of {claim.source} that prints the figure)",
-                evidence=best, claimed=claim.attributed, extra=finding.extra,
+                f"{finding.message} (the quote is the passage of {key} that prints the figure)",
+                evidence=place, claimed=claim.attributed, extra={**finding.extra, "source": key},
             ))  # fmt: skip
     return findings, places
 
 
-def _best_place(index: SourceIndex, hits: list[NumberMention], query: str) -> Evidence:
+def _who(claim: AttributionClaim) -> str:
+    cited = claim.cited()
+    return cited[0] if len(cited) == 1 else " or ".join(cited)
+
+
+def _none_of(claim: AttributionClaim) -> str:
+    cited = claim.cited()
+    return "the source never" if len(cited) == 1 else f"none of the {len(cited)} cited sources"
+
+
+def _best_place(index: SourceIndex, hits: list[NumberMention], query: str) -> tuple[Evidence, int]:
     """Of the places that print the figure, the sentence sharing most words with the attributed text."""
     from claimledger.judge.retrieve import tokens
 
@@ -213,7 +239,7 @@ def _best_place(index: SourceIndex, hits: list[NumberMention], query: str) -> Ev
         if score > best_score:
             best, best_score = ev, score
     assert best is not None
-    return best
+    return best, best_score
 
 
 def _nearest_note(nearest: Evidence | None) -> str:
@@ -225,9 +251,10 @@ def _nearest_note(nearest: Evidence | None) -> str:
 
 
 def _record_text(claim: AttributionClaim) -> str:
-    key = claim.source
-    spaced = re.sub(r"[_\-.:]+|(?<=[a-z])(?=[A-Z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])", " ", key)
-    return " ".join(x for x in (claim.record or "", key, spaced) if x)
+    parts = [claim.record or ""]
+    for key in claim.cited():
+        parts += [key, re.sub(r"[_\-.:]+|(?<=[a-z])(?=[A-Z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])", " ", key)]
+    return " ".join(x for x in parts if x)
 
 
 def attribution_findings(claim: AttributionClaim, ctx: RunContext) -> list[Finding]:
@@ -237,33 +264,50 @@ def attribution_findings(claim: AttributionClaim, ctx: RunContext) -> list[Findi
     checks alone; an empty list means no figure or name was missing.
     """
     declared = ctx.ledger.sources
-    if claim.source not in declared and not ctx.is_pinned(claim.source):
-        close = difflib.get_close_matches(claim.source, list(declared), n=1)
-        hint = f" (did you mean {close[0]!r}? ids are never repaired)" if close else ""
-        return [Finding(
-            claim.id, CHECK, Status.UNVERIFIABLE, Reason.SOURCE_UNDECLARED,
-            f"source {claim.source!r} is not declared under `sources:`{hint}",
-        )]  # fmt: skip
-    loaded = ctx.source(claim.source)
-    if isinstance(loaded, SourceError):
-        return [Finding(claim.id, CHECK, Status.UNVERIFIABLE, Reason(loaded.reason), loaded.message)]
-    index = source_index(loaded)
+    problems: list[Finding] = []
+    cited: list[tuple[str, IndexedSource, SourceIndex]] = []
+    loaded_source: IndexedSource | None = None
+    many = len(claim.cited()) > 1
+    for key in claim.cited():
+        if key not in declared and not ctx.is_pinned(key):
+            close = difflib.get_close_matches(key, list(declared), n=1)
+            hint = f" (did you mean {close[0]!r}? ids are never repaired)" if close else ""
+            problems.append(Finding(
+                claim.id, CHECK, Status.UNVERIFIABLE, Reason.SOURCE_UNDECLARED,
+                f"source {key!r} is not declared under `sources:`{hint}",
+            ))  # fmt: skip
+            continue
+        loaded = ctx.source(key)
+        if isinstance(loaded, SourceError):
+            message = f"{key}: {loaded.message}" if many else loaded.message
+            problems.append(Finding(claim.id, CHECK, Status.UNVERIFIABLE, Reason(loaded.reason), message))
+            continue
+        if key == claim.source:
+            loaded_source = loaded
+        cited.append((key, loaded, source_index(loaded)))
+    if problems:  # a figure or name may be printed in the source that was not read: not judged absent
+        return problems
     items = items_of(claim.attributed, claim.statement)
-    nearest = nearest_passage(index, claim.attributed) or (
-        nearest_passage(index, claim.statement) if claim.statement else None
-    )
-    findings, places = _number_findings(claim, index, items.numbers, nearest)
-    if claim.locator:
-        findings += _locator_findings(claim, loaded, places)
+    nearest = None
+    for _key, _ix, index in cited:
+        nearest = nearest_passage(index, claim.attributed) or (
+            nearest_passage(index, claim.statement) if claim.statement else None
+        )
+        if nearest is not None:
+            break
+    findings, places = _number_findings(claim, cited, items.numbers, nearest)
+    if claim.locator and loaded_source is not None:
+        findings += _locator_findings(claim, loaded_source, places)
     record = _record_text(claim)
     for name in items.names:
-        if _name_in(name.text, loaded, record):
+        if any(_name_in(name.text, ix.primary.text, record) for _key, ix, _index in cited):
             continue
+        where = f"in {claim.source}" if not many else f"in any of {', '.join(claim.cited())}"
         findings.append(Finding(
             claim.id, CHECK, Status.DISCREPANCY, Reason.ATTRIBUTION_NAME_ABSENT,
-            f"the name {name.text!r} appears neither in {claim.source} nor in its bibliographic record"
+            f"the name {name.text!r} appears neither {where} nor in {'its' if not many else 'their'} bibliographic record"
             + _nearest_note(nearest),
-            nearest=nearest, claimed=claim.attributed, extra={"name": name.text},
+            nearest=nearest, claimed=claim.attributed, extra={"name": name.text, "sources": claim.cited()},
         ))  # fmt: skip
     return findings
 
@@ -295,7 +339,7 @@ def meaning_unchecked(claim: AttributionClaim) -> Finding:
     """The MED finding of an attribution no judge has read: never verified, never PASS."""
     return Finding(
         claim.id, CHECK, Status.UNVERIFIABLE, Reason.ATTRIBUTION_MEANING_UNCHECKED,
-        f"meaning not checked: whether {claim.source} says {_short(claim.attributed)!r} needs a judge; "
+        f"meaning not checked: whether {_who(claim)} says {_short(claim.attributed)!r} needs a judge; "
         + JUDGE_HINT,
         claimed=claim.attributed,
     )  # fmt: skip
@@ -311,14 +355,20 @@ def record_text(authors: Sequence[str], title: str, venue: str, year: int | None
     return " ".join(x for x in (*authors, title, venue, str(year) if year else "") if x)
 
 
+def cited_record(claim: AttributionClaim, records: Mapping[str, str]) -> str | None:
+    """The bibliography entries of every source the claim cites, as one record (None without any)."""
+    return " ".join(records[k] for k in claim.cited() if k in records) or None
+
+
 def with_records(claims: Sequence[Claim], records: Mapping[str, str]) -> list[Claim]:
-    """Attribution claims without a ``record`` get their source's bibliography entry as one."""
+    """Attribution claims without a ``record`` get their cited sources' bibliography entries as one."""
     if not records:
         return list(claims)
     out: list[Claim] = []
     for claim in claims:
-        if isinstance(claim, AttributionClaim) and claim.record is None and claim.source in records:
-            copy = claim.model_copy(update={"record": records[claim.source]})
+        record = cited_record(claim, records) if isinstance(claim, AttributionClaim) and claim.record is None else None
+        if isinstance(claim, AttributionClaim) and record is not None:
+            copy = claim.model_copy(update={"record": record})
             copy._line = claim._line
             claim = copy
         out.append(claim)

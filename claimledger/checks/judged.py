@@ -162,36 +162,41 @@ def semantic_findings(
         if reason:
             meta["skipped"].append({"claim_id": getattr(claim, "id", None), "reason": reason})
             continue
-        loaded = ctx.source(claim.source)
-        if isinstance(loaded, SourceError):
-            meta["skipped"].append({"claim_id": claim.id, "reason": f"source unavailable ({loaded.reason})"})
-            continue
-        index = indexes.get(claim.source)
-        if index is None:
-            index = indexes[claim.source] = SourceIndex.build(loaded.source)
         question: str | None = None
-        if questions == "model":
-            question, failed = _ask_question(judge, claim, describe)
-            if failed is not None:
-                findings.append(failed)
+        asked = False
+        # an attribution citing several sources ([@a; @b]) is put to the judge once per source
+        for source_id in _cited(claim, ctx):
+            loaded = ctx.source(source_id)
+            if isinstance(loaded, SourceError):
+                meta["skipped"].append({"claim_id": claim.id, "source": source_id,
+                                        "reason": f"source unavailable ({loaded.reason})"})  # fmt: skip
                 continue
-        request = build_request(claim, loaded, index, ranker=ranker, max_passages=max_passages, question=question)
-        sha = request.sha256()
-        if sentences is not None:
-            leaks = audit_request(request, sentences, loaded.source.text)
-            if leaks:
-                meta["independence"]["leaks"].extend(dataclasses.asdict(leak) for leak in leaks)
-                findings.append(_finding(
-                    claim, Status.ERROR, Reason.JUDGE_DRAFT_LEAK,
-                    f"the judge request would contain {len(leaks)} sentence(s) of the draft outside the claim "
-                    f"(e.g. {leaks[0].sentence[:80]!r} in the {leaks[0].where}); it was not sent",
-                    sha, describe,
-                ))  # fmt: skip
-                continue
-        injected = [s for p in request.passages for s in injection_spans(p.text, p.start)]
-        fields = key_fields(judge.kind, judge.model, request)
-        key = hashlib.sha256(fields.encode("utf-8")).hexdigest()
-        jobs.append(_Job(claim, loaded, request, sha, key, fields, injected))
+            index = indexes.get(source_id)
+            if index is None:
+                index = indexes[source_id] = SourceIndex.build(loaded.source)
+            if questions == "model" and not asked:
+                asked = True
+                question, failed = _ask_question(judge, claim, describe)
+                if failed is not None:
+                    findings.append(failed)
+                    break
+            request = build_request(claim, loaded, index, ranker=ranker, max_passages=max_passages, question=question)
+            sha = request.sha256()
+            if sentences is not None:
+                leaks = audit_request(request, sentences, loaded.source.text)
+                if leaks:
+                    meta["independence"]["leaks"].extend(dataclasses.asdict(leak) for leak in leaks)
+                    findings.append(_finding(
+                        claim, Status.ERROR, Reason.JUDGE_DRAFT_LEAK,
+                        f"the judge request would contain {len(leaks)} sentence(s) of the draft outside the claim "
+                        f"(e.g. {leaks[0].sentence[:80]!r} in the {leaks[0].where}); it was not sent",
+                        sha, describe,
+                    ))  # fmt: skip
+                    continue
+            injected = [s for p in request.passages for s in injection_spans(p.text, p.start)]
+            fields = key_fields(judge.kind, judge.model, request)
+            key = hashlib.sha256(fields.encode("utf-8")).hexdigest()
+            jobs.append(_Job(claim, loaded, request, sha, key, fields, injected))
 
     cache = _open_cache(cache_path, ctx, meta) if use_cache and jobs else None
     try:
@@ -214,9 +219,11 @@ def semantic_findings(
     counts = {"judged": len(jobs), "cached": 0, "asked": 0, "failed": 0, "discarded": 0,
               "supported": 0, "contradicted": 0, "overclaim": 0, "not_found": 0,
               "leaks": len(meta["independence"]["leaks"]), "skipped": len(meta["skipped"])}  # fmt: skip
+    answered: list[tuple[_Job, Finding | None]] = []
     for job in jobs:
         counts["cached" if job.cached else "asked"] += 1
         finding, entry = _interpret(job, ctx, describe)
+        entry["source"] = job.ix.source.id
         meta["requests"].append(entry)
         if entry["accepted"] and entry["verdict"] in counts:
             counts[entry["verdict"]] += 1
@@ -224,10 +231,56 @@ def semantic_findings(
             counts["failed"] += 1
         else:
             counts["discarded"] += 1
-        if finding is not None:
-            findings.append(finding)
+        answered.append((job, finding))
+    findings += _one_per_claim(answered)
     meta["counts"] = counts
     return findings, meta
+
+
+def _cited(claim: Any, ctx: RunContext) -> list[str]:
+    """The sources a claim is judged against: an attribution's every declared cited source."""
+    if isinstance(claim, AttributionClaim):
+        return [k for k in claim.cited() if k in ctx.ledger.sources or ctx.is_pinned(k)]
+    return [claim.source]
+
+
+def _one_per_claim(answered: list[tuple[_Job, Finding | None]]) -> list[Finding]:
+    """An attribution judged against several sources is verified when one of them supports it (the
+    finding names which, and what the others answered); otherwise every source's finding stands."""
+    by_claim: dict[str, list[tuple[_Job, Finding | None]]] = {}
+    for job, finding in answered:
+        by_claim.setdefault(job.claim.id, []).append((job, finding))
+    out: list[Finding] = []
+    for group in by_claim.values():
+        if len(group) == 1:
+            out += [f for _job, f in group if f is not None]
+            continue
+        others = {job.ix.source.id: _answer_of(job, f) for job, f in group}
+        supported = next(((job, f) for job, f in group if f is not None and f.status is Status.VERIFIED), None)
+        if supported is None:
+            out += [_for_source(f, job.ix.source.id) for job, f in group if f is not None]
+            continue
+        job, f = supported
+        assert f is not None
+        key = job.ix.source.id
+        rest = "; ".join(f"{k}: {v}" for k, v in others.items() if k != key)
+        out.append(dataclasses.replace(
+            f, message=f"{f.message} (supported by {key} of the {len(group)} cited sources; {rest})",
+            extra={**f.extra, "supported_by": key, "answers": others},
+        ))  # fmt: skip
+    return out
+
+
+def _answer_of(job: _Job, finding: Finding | None) -> str:
+    if finding is not None and finding.status is Status.VERIFIED:
+        return "supported"
+    if isinstance(job.answer, JudgeVerdict):
+        return job.answer.verdict if finding is None or finding.status is not Status.ERROR else f"{job.answer.verdict} (discarded)"
+    return f"no answer ({job.answer.kind})" if isinstance(job.answer, JudgeError) else "no answer"
+
+
+def _for_source(finding: Finding, source_id: str) -> Finding:
+    return dataclasses.replace(finding, message=f"{source_id}: {finding.message}", extra={**finding.extra, "source": source_id})
 
 
 def _describe(judge: Judge) -> dict[str, Any]:

@@ -140,6 +140,7 @@ class Auditor:
             src = getattr(claim, "source", None)
             if isinstance(src, str):
                 self.cited_sources.add(src)
+            self.cited_sources.update(k for k in getattr(claim, "also_cited", ()) if isinstance(k, str))
             quote = getattr(claim, "quote", None)
             if isinstance(claim, (QuoteClaim, NumberClaim)) and isinstance(quote, str) and isinstance(src, str):
                 self.quotes.append((src, normalize_quote(strip_outer_quotes(quote))))

@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from claimledger.extract.citations import Citation
 from claimledger.extract.marks import Analysis
 from claimledger.model.claim import AttributionClaim, Ledger, Location
 from claimledger.model.finding import Finding, Reason
@@ -83,9 +84,22 @@ class AttributionCandidate:
     attributed: str
     statement: str
     locator: str | None
+    locator_key: str | None  # the key the locator belongs to ([@a; @b, p. 4] -> b)
     start: int  # prose span of the sentence
     end: int
     citation_start: int  # prose offset of its (first) citation
+
+
+def _locator_and_key(prose: str, citation: Citation) -> tuple[str, str] | None:
+    """The locator of a citation and the key it belongs to: in ``[see @a; @b, p. 4]`` the text after
+    each key up to the next is that key's; a LaTeX ``\\citep[p.~4]{a,b}`` locator is the first key's."""
+    bounds = [*citation.key_starts[1:], citation.end]
+    for key, start, end in zip(citation.keys, citation.key_starts, bounds, strict=True):
+        loc = locator_of(prose[start + len(key) : end]) if start < end else None
+        if loc:
+            return loc, key
+    loc = locator_of(prose[citation.start : citation.end])
+    return (loc, citation.keys[0]) if loc and citation.keys else None
 
 
 def locator_of(citation_text: str) -> str | None:
@@ -158,10 +172,14 @@ def find_attributions(analysis: Analysis) -> list[AttributionCandidate]:
         keys: list[str] = []
         for c in inside:
             keys += [k for k in c.keys if k not in keys]
-        locator = next((loc for c in inside if (loc := locator_of(prose[c.start : c.end]))), None)
+        locator, locator_key = next(
+            ((loc, key) for c in inside if (found := _locator_and_key(prose, c)) for loc, key in [found]), (None, None)
+        )
         raw = prose[s.start : s.end]
         start = s.start + len(raw) - len(raw.lstrip(" \t\r\n\u2029\u3000"))
-        out.append(AttributionCandidate(tuple(keys), attributed, statement, locator, start, s.end, inside[0].start))
+        out.append(AttributionCandidate(
+            tuple(keys), attributed, statement, locator, locator_key, start, s.end, inside[0].start
+        ))  # fmt: skip
     return out
 
 
@@ -205,9 +223,12 @@ def draft_attribution_claims(analysis: Analysis, ledger: Ledger) -> list[Attribu
             continue
         if any(_fold(f"{k}\x00{cand.attributed}") in backed_text for k in keys):
             continue
+        # the key that carries the locator is the claim's `source` (the locator is checked there)
+        first = cand.locator_key if cand.locator_key in keys else keys[0]
         out.append(AttributionClaim(
-            id=f"draft:{line}:{col}", kind="attribution", source=keys[0], attributed=cand.attributed,
-            statement=cand.statement, locator=cand.locator,
+            id=f"draft:{line}:{col}", kind="attribution", source=first, attributed=cand.attributed,
+            statement=cand.statement, locator=cand.locator if cand.locator_key in (None, first) else None,
+            also_cited=[k for k in keys if k != first],
             location=Location(file=analysis.draft.path, line=line, column=col),
         ))  # fmt: skip
     return out

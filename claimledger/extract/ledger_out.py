@@ -88,7 +88,7 @@ def render_ledger(analysis: Analysis, sources: dict[str, str], datasets: dict[st
             claims.append(f"    locator: {_q(a.locator)}")
         claims.append(f"    location: {_loc(analysis, a.start)}")
         if len(a.keys) > 1:
-            claims.append(f"    # also cited with: {', '.join(a.keys[1:])}")
+            claims.append(f"    also_cited: [{', '.join(_q(k) for k in a.keys[1:])}]")
     for m in analysis.mentions:
         if analysis.quotation_containing(m.start) is not None:
             continue

@@ -241,9 +241,18 @@ class AttributionClaim(ClaimBase):
         default=None,
         description="The source's bibliographic record (authors, title, venue); names may appear there (optional).",
     )
+    also_cited: list[str] = Field(
+        default_factory=list,
+        description="Further sources the same citation names ([@a; @b], \\cite{a,b}, [1, 3]): a figure or name "
+        "passes when any cited source prints it, and a judge's `supported` from one of them verifies the claim.",
+    )
 
     def claimed(self) -> str | None:
         return self.attributed
+
+    def cited(self) -> list[str]:
+        """Every source the attribution cites: ``source`` first, then ``also_cited`` (no repeats)."""
+        return list(dict.fromkeys([self.source, *self.also_cited]))
 
 
 @claim_kind
