@@ -174,3 +174,39 @@ def test_names_in_the_bibliography_entry_count(tmp_path: Path, write_ledger: Cal
     report = gate(ledger, config=GateConfig(offline=True))
     absent = [(f.claim_id, f.extra.get("name")) for f in report.findings if f.reason is Reason.ATTRIBUTION_NAME_ABSENT]
     assert absent == [("E2", "Brown")]
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        # nationality and regional words say where, not who: never names the source must print
+        ("In 2022, 61% of small Canadian retailers sold goods online.", []),
+        ("Most Canadians and Australians shop online, Smith finds.", ["Smith"]),
+        ("A Franco-German panel and a Sub-Saharan sample, as Müller reports.", ["Müller"]),
+        ("Japanese firms, unlike Korean ones, cut hours, as Tanaka and the OECD report.", ["Tanaka", "OECD"]),
+        # real names next to them still count
+        ("The Canadian survey of Statistics Canada, as Brown (2020) notes.", ["Statistics", "Canada", "Brown"]),
+        ("カナダの研究では、アメリカ人の多くがスミス氏の推定量を用いた。", ["スミス"]),
+        ("日本等の先進国では、田中らの手法と米国等の手法が比べられた。", ["田中"]),
+        ("ドイツの研究によれば、ウッドリッジの推定量は偏る。", ["ウッドリッジ"]),
+    ],
+)
+def test_demonyms_and_places_are_not_names(text: str, names: list[str]) -> None:
+    assert [n.text for n in find_names(text)] == names
+
+
+def test_a_nationality_word_is_no_false_alarm_but_a_missing_name_still_is(
+    tmp_path: Path, write_ledger: Callable[..., Path]
+) -> None:
+    """Red-team false alarm (issue 16): 'Canadian' was reported as a name its source never prints."""
+    (tmp_path / "retail.txt").write_text(
+        "Retail Trade Survey 2022\n\nIn 2022, 61% of small retailers in Canada sold goods online.\n", "utf-8"
+    )
+    (tmp_path / "ja.txt").write_text("2022年、カナダの小規模小売業者の61%がオンラインで販売した。\n", "utf-8")
+    claims = _claim("C1", "retail", "61% of small Canadian retailers sold goods online in 2022")
+    claims += _claim("C2", "retail", "61% of small Canadian retailers sold goods online, as Kessler shows")
+    claims += _claim("C3", "ja", "カナダの研究では小規模小売業者の61%がオンラインで販売した")
+    ledger = write_ledger("version: 1\nsources: {retail: retail.txt, ja: ja.txt}\nclaims:\n" + claims)
+    report = gate(ledger)
+    names = {(f.claim_id, f.extra.get("name")) for f in report.findings if f.reason is Reason.ATTRIBUTION_NAME_ABSENT}
+    assert names == {("C2", "Kessler")}

@@ -13,6 +13,10 @@ Japanese: katakana words of three or more characters marked as names
 kanji person names marked as such (``田中ら``, ``田中氏``, ``田中教授``,
 ``田中（2019）``).
 
+Never names: nationality and regional words ("Canadian", "Canadians",
+"Franco-German"; 「カナダの研究」, 「アメリカ人」, 「日本等の」): they say where,
+not who, and a place is the scope check's business.
+
 Precision over recall: a name that is missed only means one check less; a
 false name is a false alarm (HIGH).
 """
@@ -30,11 +34,19 @@ _NOT_NAMES = frozenset(
 _GENERIC = frozenset(
     ["city", "county", "state", "province", "region", "district", "university", "college", "school", "museum", "institute", "institution", "department", "ministry", "agency", "company", "corporation", "group", "association", "society", "council", "committee", "board", "center", "centre", "party", "river", "lake", "mountain", "street", "road", "station", "hospital", "church", "bridge", "park", "airport", "executive", "producer", "director", "president", "minister", "chairman", "chair", "ceo", "professor", "doctor", "captain", "king", "queen", "prince", "princess", "lord", "lady", "sir", "saint", "general", "senator", "governor", "mayor", "judge", "north", "south", "east", "west", "northern", "southern", "eastern", "western", "national", "international", "federal", "royal"]
 )
+# nationality and regional adjectives (Canadian, Canadians): they say where, not who; a place is
+# the scope check's business, never a name the source must print
 _DEMONYMS = frozenset(
-    ["british", "english", "american", "european", "french", "german", "japanese", "chinese", "indian", "african",
-     "asian", "catholic", "christian", "protestant", "muslim", "islamic", "jewish", "buddhist", "roman", "yoy",
-     "qoq", "ytd"]
-)  # fmt: skip
+    ["afghan", "albanian", "algerian", "american", "andorran", "angolan", "argentine", "argentinian", "armenian", "australian", "austrian", "azerbaijani", "bahamian", "bahraini", "bangladeshi", "barbadian", "belarusian", "belgian", "belizean", "beninese", "bhutanese", "bolivian", "bosnian", "botswanan", "brazilian", "british", "bruneian", "bulgarian", "burkinabe", "burmese", "burundian", "cambodian", "cameroonian", "canadian", "chadian", "chilean", "chinese", "colombian", "congolese", "croatian", "cuban", "cypriot", "czech", "danish", "djiboutian", "dominican", "dutch", "ecuadorian", "egyptian", "emirati", "english", "eritrean", "estonian", "ethiopian", "fijian", "filipino", "finnish", "french", "gabonese", "gambian", "georgian", "german", "ghanaian", "greek", "grenadian", "guatemalan", "guinean", "guyanese", "haitian", "honduran", "hungarian", "icelandic", "indian", "indonesian", "iranian", "iraqi", "irish", "israeli", "italian", "ivorian", "jamaican", "japanese", "jordanian", "kazakh", "kenyan", "korean", "kosovar", "kuwaiti", "kyrgyz", "laotian", "latvian", "lebanese", "liberian", "libyan", "lithuanian", "luxembourgish", "macedonian", "malagasy", "malawian", "malaysian", "maldivian", "malian", "maltese", "mauritanian", "mauritian", "mexican", "moldovan", "monegasque", "mongolian", "montenegrin", "moroccan", "mozambican", "namibian", "nepalese", "nepali", "nicaraguan", "nigerian", "nigerien", "norwegian", "omani", "pakistani", "palestinian", "panamanian", "paraguayan", "persian", "peruvian", "polish", "portuguese", "qatari", "romanian", "russian", "rwandan", "salvadoran", "samoan", "saudi", "scottish", "senegalese", "serbian", "singaporean", "slovak", "slovakian", "slovenian", "somali", "spanish", "sudanese", "surinamese", "swazi", "swedish", "swiss", "syrian", "taiwanese", "tajik", "tanzanian", "thai", "togolese", "tongan", "trinidadian", "tunisian", "turkish", "turkmen", "ugandan", "ukrainian", "uruguayan", "uzbek", "venezuelan", "vietnamese", "welsh", "yemeni", "zambian", "zimbabwean", "african", "asian", "european", "arab", "arabic", "caribbean", "latin", "nordic", "scandinavian", "balkan", "baltic", "slavic", "iberian", "mediterranean", "pacific", "atlantic", "antarctic", "arctic", "oceanian", "hispanic", "anglo", "anglophone", "francophone", "north-american", "south-american", "latin-american", "east-asian", "southeast-asian", "sub-saharan", "middle-eastern", "western", "eastern", "northern", "southern", "catholic", "christian", "protestant", "muslim", "islamic", "jewish", "buddhist", "hindu", "roman", "yoy", "qoq", "ytd"]
+)
+# the same in Japanese: countries and regions before の/人/系/企業 (カナダの研究 is about Canada, not by a
+# researcher called カナダ), and kanji country names before 等 (日本等の先進国)
+_JA_PLACES = frozenset(
+    ["アメリカ", "イギリス", "カナダ", "ドイツ", "フランス", "イタリア", "スペイン", "オランダ", "ベルギー", "スイス", "オーストリア", "スウェーデン", "ノルウェー", "デンマーク", "フィンランド", "アイスランド", "アイルランド", "ポルトガル", "ギリシャ", "ギリシア", "ポーランド", "チェコ", "ハンガリー", "ルーマニア", "ブルガリア", "ロシア", "ウクライナ", "トルコ", "イスラエル", "イラン", "イラク", "サウジアラビア", "エジプト", "ケニア", "ナイジェリア", "オーストラリア", "ニュージーランド", "ブラジル", "アルゼンチン", "メキシコ", "チリ", "コロンビア", "ペルー", "インド", "インドネシア", "マレーシア", "シンガポール", "フィリピン", "ベトナム", "タイ", "カンボジア", "ミャンマー", "バングラデシュ", "パキスタン", "モンゴル", "ヨーロッパ", "アジア", "アフリカ", "アジア太平洋", "オセアニア", "ラテンアメリカ", "北米", "南米", "ユーラシア", "スカンジナビア"]
+)
+_JA_KANJI_PLACES = frozenset(
+    ["日本", "米国", "英国", "中国", "韓国", "北朝鮮", "台湾", "香港", "独国", "仏国", "露国", "欧州", "欧米", "北米", "南米", "豪州", "東欧", "西欧", "北欧", "南欧", "中東", "東南アジア", "各国", "諸国", "先進国", "途上国", "新興国", "国内", "海外", "全国", "世界", "都市部", "地方", "首都圏", "関東", "関西", "東京", "大阪"]
+)
 _LATIN = "A-Za-z0-9\u00c0-\u024f"
 _EN_WORD = re.compile(rf"(?<![\w@\\])[A-Z][{_LATIN}'’\-]*(?:\.[A-Z][{_LATIN}\-]*)*")
 _NOT_A_NAME = re.compile(r"^(?:Q[1-4]|H[12]|FY\d*|[IVX]+)$")
@@ -74,6 +86,14 @@ def _clean(word: str) -> str:
     return word
 
 
+def _is_demonym(folded: str) -> bool:
+    """Canadian, Canadians, Japanese, Franco-German: nationality and regional adjectives and nouns."""
+    if folded in _DEMONYMS or (folded.endswith("s") and folded[:-1] in _DEMONYMS):
+        return True
+    parts = folded.split("-")
+    return len(parts) > 1 and all(p in _DEMONYMS or p in ("franco", "anglo", "sino", "indo", "afro", "euro") for p in parts)
+
+
 def _clearly_a_name(word: str) -> bool:
     body = word.replace("-", "").replace(".", "")
     if len(body) >= 2 and body.isupper() and body.isalpha():
@@ -86,7 +106,7 @@ def latin_names(text: str) -> list[Name]:
     for m in _EN_WORD.finditer(text):
         word = _clean(m.group())
         folded = word.casefold()
-        if len(word) < 2 or folded in _NOT_NAMES or folded in _GENERIC or folded in _DEMONYMS or _NOT_A_NAME.match(word):
+        if len(word) < 2 or folded in _NOT_NAMES or folded in _GENERIC or _is_demonym(folded) or _NOT_A_NAME.match(word):
             continue
         at_start = bool(_SENTENCE_START.search(text[max(0, m.start() - 3) : m.start()])) or m.start() == 0
         if at_start and not _clearly_a_name(word) and not _NAME_FOLLOWS.match(text, m.start() + len(word)):
@@ -103,11 +123,13 @@ def japanese_names(text: str) -> list[Name]:
             continue
         # a katakana word is a name when it is marked as one (スミス氏, スミスら（2019）, ジョン・スミス,
         # ウッドリッジの推定量); a bare loanword (ベッド, フルーツ) is ordinary vocabulary
+        if word in _JA_PLACES or word.rstrip("人系") in _JA_PLACES:
+            continue  # カナダの研究, アメリカ人: a place, not a name
         if "・" in word or _KATAKANA_NAME_AFTER.match(text, m.start() + len(word)):
             out.append(Name(m.start(), m.start() + len(word), word, "katakana"))
     for m in _KANJI_PERSON.finditer(text):
         name = m.group("name")
-        if name in _KANJI_STOP or any(name.endswith(s) for s in _KANJI_STOP):
+        if name in _KANJI_STOP or any(name.endswith(s) for s in _KANJI_STOP) or name in _JA_KANJI_PLACES:
             continue
         out.append(Name(m.start(), m.end(), name, "kanji"))
     return sorted(out, key=lambda n: n.start)
