@@ -241,6 +241,11 @@ def _fetch_sources(
 
         d = read_draft(draft, fmt)
         draft_keys = {k for c in find_citations(d.prose, d.fmt, run.ledger._reference_keys) for k in c.keys}
+        if d.fmt != "latex":  # [n]: the n-th bibliography entry
+            from claimledger.extract.attributions import ledger_numbering
+            from claimledger.extract.citations import numeric_citations
+
+            draft_keys |= {k for c in numeric_citations(d.prose, ledger_numbering(run.ledger)) for k in c.keys}
     inferred = inferred_sources(run.ledger, verdicts, run.config, draft_keys)
     if inferred.sources:
         run = run.with_sources(inferred.sources)

@@ -212,6 +212,21 @@ class Run:
         )
 
 
+def _read_reference_order(run: Run) -> None:
+    """The bibliography's key order for numeric citations ([n] = the n-th entry) when the gate has
+    not read it (``mark``, ``lint``, ``audit``). A bibliography that cannot be read leaves it empty:
+    every [n] is then unlisted, and ``check`` reports the bibliography's own error."""
+    ledger = run.ledger
+    if ledger._reference_order or not (ledger.references or ledger.bibliography or run.config.bib_files):
+        return
+    from claimledger.refs.findings import ledger_references
+
+    try:
+        ledger._reference_order = tuple(r.key for r in ledger_references(ledger, run.folder, run.config.bib_files))
+    except (InputError, OSError):
+        return
+
+
 @dataclass
 class DraftRun:
     """A run plus a draft and its analysis: what mark, lint, audit and ``check DRAFT`` share."""
@@ -239,6 +254,7 @@ class DraftRun:
         """A draft checked inside an open run (``check DRAFT``)."""
         from claimledger.extract.attributions import ledger_numbering
 
+        _read_reference_order(run)
         known = set(run.ledger.sources) | set(run.ledger._reference_keys)  # bibliography keys, set by gate
         analysis = Analysis(
             draft, known_keys=known, min_chars=run.config.min_quote_chars, numbering=ledger_numbering(run.ledger)

@@ -16,6 +16,9 @@ from click.testing import CliRunner
 from claimledger import GateConfig, Reason, Tier, gate
 from claimledger.cli import cli
 from claimledger.extract.citations import numeric_citations
+from tests.refs_fake import Fake
+from tests.test_refs_fetch_sources import LEDGER as FETCH_LEDGER
+from tests.test_refs_fetch_sources import _draft_checks, fake, pdfs  # noqa: F401 (fixtures)
 
 NUMBERING = {"1": "smith2019", "2": "jones2020", "3": "tanaka2019"}
 
@@ -155,3 +158,35 @@ def test_a_bracketed_number_inside_a_quotation_is_the_source_s_text(tmp_path: Pa
     )
     report = gate(ledger, draft=draft, config=GateConfig(offline=True))
     assert not [f for f in report.findings if f.reason is Reason.UNLISTED_CITATION]
+
+
+def test_audit_and_lint_read_the_bibliography_order_too(tmp_path: Path) -> None:
+    """Without the gate (``audit``, ``lint``), [n] still maps through the ledger's bibliography."""
+    draft, ledger = _write(
+        tmp_path, "Output per hour fell by about 4% in the first six months [1].\nHiring doubled [7].\n"
+    )
+    text = ledger.read_text("utf-8").replace(
+        "claims: []",
+        "claims:\n  - {id: A1, kind: attribution, source: smith2019, attributed: \"output per hour fell by about 4%\","
+        " location: {line: 1}}",
+    )
+    ledger.write_text(text, "utf-8")
+    result = CliRunner().invoke(cli, ["audit", str(draft), "--ledger", str(ledger), "--format", "json", "--allow", "4%"])
+    cited = [f for f in json.loads(result.output)["findings"] if f["reason"] == "unlisted_citation"]
+    assert [(f["claimed"], f["location"]["line"]) for f in cited] == [("[7]", 2)], result.output
+
+
+def test_fetch_sources_follows_numeric_citations(tmp_path: Path, fake: Fake) -> None:  # noqa: F811 (fixture)
+    """--fetch-sources: [1] and ［３］ are the 1st and 3rd bibliography entries, whose verified PDFs
+    check the quotations (the local fake serves the services and the PDFs)."""
+    (tmp_path / "ledger.yaml").write_text(FETCH_LEDGER.split("claims:")[0], "utf-8")
+    draft = tmp_path / "draft.md"
+    draft.write_text(
+        'Vaswani et al. propose a model "based solely on attention mechanisms" [1].\n\n'
+        "鈴木らは「誤った引用の九割以上を検出できた」と報告している［３］。\n",
+        "utf-8",
+    )
+    args = ["check", str(draft), "--ledger", str(tmp_path / "ledger.yaml"), "--allow-private-urls", "-f", "json"]
+    found = _draft_checks(json.loads(CliRunner().invoke(cli, [*args, "--fetch-sources"]).stdout))
+    assert found[1] == "quote_found" and found[3] == "quote_found"
+    assert sorted(h for h in fake.hits if h.startswith("/pdf/")) == ["/pdf/1706.03762", "/pdf/2304.01234"]
