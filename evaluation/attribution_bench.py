@@ -4,7 +4,8 @@ Each labelled pair of ../shared/bench is read as an attribution claim: the
 ``claim`` is what a draft says the ``source`` says (WiCE: a Wikipedia sentence
 and the page it cites; SummEdits: a summary and its document; JNLI, JaNLI and
 JHARS for Japanese). The deterministic step (figures printed by value with
-their hedge, proper names present) can only *catch* an unsupported one; it never
+their hedge, proper names present, and the overclaim rules against a source
+sentence that restates the text) can only *catch* an unsupported one; it never
 verifies. So it is scored as a detector: how many unsupported attributions it
 flags (recall), and how many supported ones it flags wrongly (false alarms).
 
@@ -153,8 +154,9 @@ def render(
         "",
         f"Labelled pairs of ../shared/bench read as attribution claims ({rows} supported and {rows} unsupported",
         f"per dataset, fewer where a set is smaller; seed {seed}). The deterministic step (every figure printed in",
-        "the cited source by value with its hedge, every proper name present) can only catch an unsupported",
-        "attribution, never verify one: without a judge every attribution is MED \"meaning not checked\".",
+        "the cited source by value with its hedge, every proper name present, no negation or hedge dropped from a",
+        "source sentence that restates the text) can only catch an unsupported attribution, never verify one:",
+        "without a judge every attribution is MED \"meaning not checked\".",
         "",
         "| language | unsupported caught by the deterministic step | false alarms on supported | main reasons (caught / false) |",
         "|---|---:|---:|---|",
@@ -166,11 +168,15 @@ def render(
             f"| {names[lang]} | {s.caught}/{s.unsupported} ({100 * s.recall:.1f}%) | "
             f"{s.false_alarms}/{s.supported} ({100 * s.false_alarm_rate:.1f}%) | {caught} / {false} |"
         )
-    lines += ["", "Names are Latin capitalised words (not sentence-initial, not titles or demonyms), katakana words",
-              "marked as names (スミス氏, ジョン・スミス) and kanji names marked by ら/氏/（2019）; a bare loanword",
-              "is vocabulary. The Japanese pairs (JNLI, JaNLI: captions and template sentences; JHARS: RAG",
-              "answers) differ from their sources in meaning, rarely in a printed figure or a marked name, so",
-              "the deterministic step catches almost none of them: their meaning is for the judge."]  # fmt: skip
+    lines += ["", "Names are Latin capitalised words (not sentence-initial, not titles, not nationality or regional",
+              "words such as Canadian), katakana words marked as names (スミス氏, ジョン・スミス) and kanji names",
+              "marked by ら/氏/（2019）; a bare loanword or a country (カナダの研究) is not a name. When a sentence of",
+              "the source holds two thirds of the attributed text's words, the overclaim rules run between them",
+              "(a negation or a hedge dropped: 「…わけではない」, 「…らしい」, 「もしかしたら…」, 「…と言われている」,",
+              "\"may\", \"did not\"). The Japanese pairs (JNLI, JaNLI: captions and template sentences; JHARS:",
+              "RAG answers) differ from their sources in meaning, rarely in a printed figure or a marked name:",
+              "the deterministic step catches the negation, modal and hearsay families of JaNLI and leaves the",
+              "rest (swapped roles, substituted objects, invented content) to the judge."]  # fmt: skip
     lines += ["", "Reproduce: `make eval` (or `python -m evaluation.attribution_bench "
               f"--rows {rows} --seed {seed}`).", ""]  # fmt: skip
     anchors = "; ".join(f"{n} {v:.1f}" for n, v in ANCHORS)

@@ -89,7 +89,7 @@ def test_a_japanese_attribution_citing_two_sources(tmp_path: Path) -> None:
     draft, ledger = _workspace(
         tmp_path,
         "# 先行研究\n\n"
-        "時間当たり生産量は約4%低下し、離職率は12%低下した[@tanaka2019; @sato2020]。\n"
+        "移行後6か月の時間当たり生産量は約4%低下し、離職率は12%低下した[@tanaka2019; @sato2020]。\n"
         "離職率は20%低下した[@tanaka2019; @sato2020]。\n",
     )
     report = gate(ledger, draft=draft)

@@ -11,7 +11,10 @@ deterministic checks (always run, within the cited source only):
 * every proper name (researcher, title, journal, package, estimator,
   organisation; Latin capitalised names, Japanese katakana and kanji names)
   appears in the source or in its bibliographic record (``record``, and the
-  citation key itself: ``smith2019`` covers "Smith").
+  citation key itself: ``smith2019`` covers "Smith");
+* when a sentence of the source restates the attributed text (two thirds of
+  its words), no negation or hedge of that sentence is dropped
+  (:func:`restated_findings`: 「…わけではない」 -> 「…」, "may reduce" -> "reduces").
 
 A miss is HIGH, with the passage of the source nearest to the attributed text.
 
@@ -298,6 +301,7 @@ def attribution_findings(claim: AttributionClaim, ctx: RunContext) -> list[Findi
     findings, places = _number_findings(claim, cited, items.numbers, nearest)
     if claim.locator and loaded_source is not None:
         findings += _locator_findings(claim, loaded_source, places)
+    findings += restated_findings(claim, cited, {f.reason for f in findings})
     record = _record_text(claim)
     for name in items.names:
         if any(_name_in(name.text, ix.primary.text, record) for _key, ix, _index in cited):
@@ -310,6 +314,77 @@ def attribution_findings(claim: AttributionClaim, ctx: RunContext) -> list[Findi
             nearest=nearest, claimed=claim.attributed, extra={"name": name.text, "sources": claim.cited()},
         ))  # fmt: skip
     return findings
+
+
+RESTATED = 2 / 3  # share of the attributed text's words a source sentence must hold to count as restating it
+# the rules that compare a paraphrase with the sentence it restates; figures are the figure step's business,
+# and a restriction left out of a summary (the scope rules) is too common in faithful reviews to be HIGH here
+_RESTATED_RULES = frozenset({
+    "negation_dropped", "negation_added", "modality_strengthened", "association_to_causation",
+    "quantifier_broadened", "qualifier_dropped",
+})  # fmt: skip
+
+
+def restating_sentence(index: SourceIndex, text: str) -> Evidence | None:
+    """The line of a source sentence that holds most of ``text``'s words (one line: a heading or a
+    caption printed above the sentence is not part of it), if it holds two thirds of them."""
+    from claimledger.judge.retrieve import tokens
+
+    want = set(tokens(text))
+    if len(want) < 3:
+        return None
+    src = index.source
+    best: tuple[int, int, int] | None = None
+    for i in index.ranked(text)[:3]:
+        a, b = index.passages[i]
+        for sa, sb in index.sentences:
+            if sa < a or sb > b:
+                continue
+            pos = sa
+            for piece in src.text[sa:sb].split("\n"):
+                score = len(want & set(tokens(piece)))
+                if piece.strip() and (best is None or score > best[0]):
+                    best = (score, pos, pos + len(piece))
+                pos += len(piece) + 1
+    if best is None or best[0] < RESTATED * len(want):
+        return None
+    _score, a, b = best
+    return Evidence(src.id, a, b, src.text[a:b], src.page_of(a))
+
+
+def restated_findings(
+    claim: AttributionClaim, cited: list[tuple[str, IndexedSource, SourceIndex]], already: set[Reason]
+) -> list[Finding]:
+    """Hedges and polarity where a cited source restates the attribution.
+
+    When a sentence of the source holds at least two thirds of the attributed text's words
+    (:data:`RESTATED`), it is the sentence the attribution paraphrases, and the overclaim rules run
+    between them: a negation dropped or added (「…わけではない」 -> 「…」, "did not lower" ->
+    "lowered"), a hedge or hearsay dropped (「…らしい」, 「もしかしたら…」, 「…と言われている」, "may
+    lower" -> "lowers"), a quantifier broadened. Figures are left to the figure step. With several
+    cited sources, one that restates the text without any rule firing clears it.
+    """
+    from claimledger.checks.overclaim import overclaim_hits
+
+    flagged: list[Finding] = []
+    for key, _ix, index in cited:
+        passage = restating_sentence(index, claim.attributed)
+        if passage is None:
+            continue
+        hits = [h for h in overclaim_hits(claim.attributed, passage.text) if h.rule in _RESTATED_RULES]
+        if not hits:
+            return []  # this source restates it faithfully
+        if not flagged:
+            for hit in hits:
+                finding = hit.to_finding(claim.id)
+                if finding.reason in already:
+                    continue
+                flagged.append(Finding(
+                    claim.id, CHECK, finding.status, finding.reason,
+                    f"{finding.message} (the quote is the sentence of {key} that restates the attributed text)",
+                    evidence=passage, claimed=claim.attributed, extra={**finding.extra, "source": key},
+                ))  # fmt: skip
+    return flagged
 
 
 def _locator_findings(claim: AttributionClaim, ix: IndexedSource, places: list[list[Evidence]]) -> list[Finding]:

@@ -72,7 +72,9 @@ def _occurrences(text: str, anchor: str, ja: bool) -> Iterator[tuple[int, int]]:
 
 _JA_DETERMINERS = frozenset(["一部の", "多くの", "ほとんどの", "大半の", "大部分の"])
 _JA_AMOUNT = re.compile(r"多い|多かった|多数|少ない|少数|一部|大半|大部分|ほとんど|多く")
-_JA_ADVERB_MODALS = frozenset(["おそらく", "恐らく", "たぶん", "多分"])
+_JA_ADVERB_MODALS = frozenset(
+    ["おそらく", "恐らく", "たぶん", "多分", "もしかしたら", "もしかすると", "ひょっとしたら", "ひょっとすると"]
+)
 
 
 def _locally_hedged(statement: str, occ: tuple[int, int], ja: bool) -> bool:
@@ -267,7 +269,9 @@ def _negations(text: str, ja: bool) -> list[tuple[int, int, Token]]:
         clean = _blank(text, NOT_NEGATION_JA)
         out = []
         for m in VERBAL_NEGATION_JA.finditer(clean):
-            anchor = ja_anchor_before(text, m.start(), window=6) or _ja_kana_predicate(text, m.start())
+            # 「追いかけているわけではない」「跳びついたのではない」: the clause before the cue is negated
+            window = 12 if m.group().startswith(("わけ", "のでは", "んでは")) else 6
+            anchor = ja_anchor_before(text, m.start(), window=window) or _ja_kana_predicate(text, m.start())
             if anchor is not None:
                 out.append((m.start(), m.end(), anchor))
         return out
