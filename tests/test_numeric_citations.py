@@ -190,3 +190,19 @@ def test_fetch_sources_follows_numeric_citations(tmp_path: Path, fake: Fake) -> 
     found = _draft_checks(json.loads(CliRunner().invoke(cli, [*args, "--fetch-sources"]).stdout))
     assert found[1] == "quote_found" and found[3] == "quote_found"
     assert sorted(h for h in fake.hits if h.startswith("/pdf/")) == ["/pdf/1706.03762", "/pdf/2304.01234"]
+
+
+def test_html_superscripts_in_markdown(tmp_path: Path) -> None:
+    """<sup>1</sup> (the tag is not prose, its digits are): a citation, not a figure of the claim."""
+    draft, ledger = _write(
+        tmp_path,
+        "Output per hour fell by about 9% in the first six months.<sup>1</sup>\n\n"
+        "Quits fell by half after the move to remote work<sup>2-3</sup>, and hiring doubled.<sup>8</sup>\n\n"
+        "`<sup>4</sup>` is code, not a citation.\n",
+    )
+    report = gate(ledger, draft=draft, config=GateConfig(offline=True))
+    got = _by_line(report.findings)
+    assert (1, "attribution_number_absent") in got  # [1] -> smith2019, which prints 4%, not 9%
+    (unknown,) = [f for f in report.findings if f.reason is Reason.UNLISTED_CITATION]
+    assert unknown.claimed == "[8]" and (unknown.location or {}).get("line") == 3
+    assert not [f for f in report.findings if f.reason is Reason.UNLISTED_NUMBER and f.claimed in ("1", "2-3", "8")]

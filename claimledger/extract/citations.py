@@ -9,7 +9,7 @@ part of the citation, never a claim of its own.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 
 from claimledger.extract.latex import CITE_COMMAND
@@ -100,6 +100,28 @@ _INTERVAL_BEFORE = re.compile(r"(?:range|interval|scale|between|from|domain|boun
 RANGE_MAX = 50  # [2–40] is a citation of 39 works at most; a longer run is not read as one
 
 
+_HTML_SUP = re.compile(rf"<sup>\s*(?P<body>{_BODY})\s*</sup>", re.IGNORECASE)
+
+
+def html_sup_citations(
+    raw: str, prose: str, prose_index: Callable[[int], int], numbering: Mapping[str, str]
+) -> list[Citation]:
+    """``<sup>1</sup>``, ``<sup>2-4</sup>`` in a Markdown draft's raw text (the prose view drops the
+    tags and keeps the digits): citations over those digits in the prose. A match whose digits are
+    not prose (inside code, a comment) is skipped."""
+    out: list[Citation] = []
+    for m in _HTML_SUP.finditer(raw):
+        a, b = prose_index(m.start("body")), prose_index(m.end("body") - 1) + 1
+        if prose[a:b] != m.group("body"):
+            continue
+        numbers = numbers_in(m.group("body"))
+        if not numbers:
+            continue
+        keys = list(dict.fromkeys(numbering.get(str(n)) or unknown_number_key(n) for n in numbers))
+        out.append(Citation(a, b, tuple(keys), tuple(a for _ in keys)))
+    return out
+
+
 def unknown_number_key(number: int) -> str:
     """The key of a numeric citation no bibliography entry has: ``[7]`` (an unlisted citation)."""
     return f"[{number}]"
@@ -132,7 +154,8 @@ def numeric_citations(prose: str, numbering: Mapping[str, str]) -> list[Citation
 
     Read: ``[1]``, ``[2–4]`` / ``[2-4]``, ``[1, 3]``, ``[1; 3]``, full-width ``［１］`` and ``［1、3］``,
     Pandoc superscripts ``^2^`` and Unicode superscripts ``¹``, ``²⁻⁴`` after punctuation or a word of
-    three letters or more (``x²``, ``km²`` are exponents). Not read: a bracketed interval after
+    three letters or more (``x²``, ``km²`` are exponents); HTML ``<sup>1</sup>`` in Markdown is read
+    by :func:`html_sup_citations`. Not read: a bracketed interval after
     "range", "between", "=" and the like (``the range [1, 5]``), a reversed or longer-than-50 range.
     """
     out: list[Citation] = []

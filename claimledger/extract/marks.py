@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
-from claimledger.extract.citations import Citation, find_citations, numeric_citations
+from claimledger.extract.citations import Citation, find_citations, html_sup_citations, numeric_citations
 from claimledger.extract.draft import Draft
 from claimledger.extract.mentions import NumberMention, find_mentions, is_structural
 from claimledger.extract.quotes import Quotation, find_quotations
@@ -84,8 +84,11 @@ class Analysis:
     def _add_numeric(self, numbering: Mapping[str, str]) -> None:
         """Numeric citations ([1], [2–4], ［１］, ^2^, ¹) outside quotations (a [3] inside a quotation is
         the source's own text) and outside other citations."""
+        found = numeric_citations(self.draft.prose, numbering)
+        if self.draft.fmt == "markdown":
+            found += html_sup_citations(self.draft.text, self.draft.prose, self.draft.prose_index, numbering)
         extra = [
-            c for c in numeric_citations(self.draft.prose, numbering)
+            c for c in sorted(found, key=lambda c: c.start)
             if not self.in_citation(c.start) and self.quotation_containing(c.start) is None
         ]  # fmt: skip
         if extra:
