@@ -260,6 +260,7 @@ def gate(
     progress: Progress | None = None,
     draft: str | Path | None = None,
     sources: Mapping[str, str] | None = None,
+    datasets: Mapping[str, str] | None = None,
     allow: Sequence[str] = (),
     section: str | None = None,
     draft_format: str | None = None,
@@ -280,7 +281,7 @@ def gate(
     HIGH), its cited quotations are checked, and the unlisted audit flags every
     figure, quotation and citation key no ledger claim backs (``allow``:
     patterns to skip; ``section``: audit only that section). ``sources`` adds
-    or overrides source ids (``--source KEY=PATH``).
+    or overrides source ids (``--source KEY=PATH``), ``datasets`` dataset names.
 
     With ``judge`` (see :func:`claimledger.judge.make_judge`) every quote claim
     with a ``statement`` is also put to an independent judge that never sees the
@@ -299,7 +300,7 @@ def gate(
         raise InputError("a summary section needs a draft")
     if judge_questions not in ("template", "model"):
         raise InputError(f"judge_questions must be 'template' or 'model', not {judge_questions!r}")
-    run = Run.open(ledger, sources=sources, config=config, base_dir=base_dir)
+    run = Run.open(ledger, sources=sources, datasets=datasets, config=config, base_dir=base_dir)
     parsed, ctx, config = run.ledger, run.ctx, run.config
     from claimledger.refs.findings import ledger_references
 

@@ -116,9 +116,10 @@ def mark(
     sources: Mapping[str, str] | None = None,
     config: GateConfig | None = None,
     fmt: str | None = None,
+    datasets: Mapping[str, str] | None = None,
 ) -> MarkResult:
     """Recompute every mark of a draft: [V] only where the program verifies, [D] otherwise."""
-    run = DraftRun.open(draft, ledger, sources, config, fmt)
+    run = DraftRun.open(draft, ledger, sources, config, fmt, datasets)
     try:
         verdicts = run.verdicts()
         findings = [v.finding for v in verdicts]
@@ -176,9 +177,10 @@ def lint(
     sources: Mapping[str, str] | None = None,
     config: GateConfig | None = None,
     fmt: str | None = None,
+    datasets: Mapping[str, str] | None = None,
 ) -> LintResult:
     """Problems that make a draft's marks dishonest: a [V] that does not re-verify, an unmarked cited quote."""
-    run = DraftRun.open(draft, ledger, sources, config, fmt)
+    run = DraftRun.open(draft, ledger, sources, config, fmt, datasets)
     try:
         verdicts = [v for v in run.verdicts() if v.target.mark is not None or v.target.kind == "quote"]
     finally:
@@ -194,9 +196,11 @@ def audit(
     section: str | None = None,
     config: GateConfig | None = None,
     fmt: str | None = None,
+    sources: Mapping[str, str] | None = None,
+    datasets: Mapping[str, str] | None = None,
 ) -> Report:
     """The unlisted audit alone: figures, quotations and citation keys no ledger claim backs."""
-    run = DraftRun.open(draft, ledger, None, config, fmt)
+    run = DraftRun.open(draft, ledger, sources, config, fmt, datasets)
     try:
         findings = audit_findings(run, allow, section)
         report = _report(findings, len(run.analysis.mentions) + len(run.analysis.quotations), run)

@@ -1,7 +1,7 @@
 """One run: what gate, mark, lint, audit and both servers share.
 
-* :meth:`Run.open` reads the ledger once, merges the extra sources
-  (``--source KEY=PATH``) into it once, loads the ``--metrics`` files and opens
+* :meth:`Run.open` reads the ledger once, merges the extra sources and datasets
+  (``--source KEY=PATH``, a server request's ``sources``/``datasets``) into it once, loads the ``--metrics`` files and opens
   the run context (sources, quote lookups, datasets);
 * :func:`guarded` is the one fail-closed wrapper for a step that crashes: the
   step's findings are replaced by one finding saying nothing it would have
@@ -41,13 +41,28 @@ LedgerArg = str | Path | Ledger | None
 T = TypeVar("T")
 
 
-def with_sources(ledger: Ledger, sources: Mapping[str, str] | None) -> Ledger:
-    """``ledger`` with ``sources`` added or overriding its own (its path and hash kept)."""
-    if not sources:
+def replaced(ledger: Ledger, **fields: Any) -> Ledger:
+    """A copy of ``ledger`` with ``fields`` replaced (its path and hash kept: they name what was read)."""
+    if not fields:
         return ledger
-    merged = ledger.model_copy(update={"sources": {**ledger.sources, **{k: str(v) for k, v in sources.items()}}})
+    merged = ledger.model_copy(update=fields)
     merged._path, merged._sha256 = ledger._path, ledger._sha256
     return merged
+
+
+def with_sources(
+    ledger: Ledger, sources: Mapping[str, str] | None, datasets: Mapping[str, str] | None = None
+) -> Ledger:
+    """``ledger`` with ``sources`` and ``datasets`` added or overriding its own (its path and hash kept).
+
+    The one place extra inputs join a ledger: ``--source KEY=PATH`` on the command line, the
+    ``sources`` and ``datasets`` of a server request."""
+    update: dict[str, Any] = {}
+    if sources:
+        update["sources"] = {**ledger.sources, **{k: str(v) for k, v in sources.items()}}
+    if datasets:
+        update["datasets"] = {**ledger.datasets, **{k: str(v) for k, v in datasets.items()}}
+    return replaced(ledger, **update)
 
 
 def read_ledger(ledger: LedgerArg, base_dir: str | Path | None = None) -> tuple[Ledger, Path, str | None]:
@@ -150,13 +165,14 @@ class Run:
         ledger: LedgerArg,
         *,
         sources: Mapping[str, str] | None = None,
+        datasets: Mapping[str, str] | None = None,
         config: GateConfig | None = None,
         base_dir: str | Path | None = None,
     ) -> Run:
         config = config or GateConfig()
         metrics = run_registry(config.metrics_files)  # this run's own metrics: no lock, no leak
         parsed, folder, path = read_ledger(ledger, base_dir)
-        parsed = with_sources(parsed, sources)
+        parsed = with_sources(parsed, sources, datasets)
         return cls(parsed, path, folder, RunContext.create(parsed, folder, config, metrics))
 
     @property
@@ -244,8 +260,9 @@ class DraftRun:
         sources: Mapping[str, str] | None = None,
         config: GateConfig | None = None,
         fmt: str | None = None,
+        datasets: Mapping[str, str] | None = None,
     ) -> DraftRun:
-        run = Run.open(ledger, sources=sources, config=config)
+        run = Run.open(ledger, sources=sources, datasets=datasets, config=config)
         d = draft if isinstance(draft, Draft) else read_draft(draft, fmt)
         return cls.within(run, d)
 

@@ -11,7 +11,7 @@ from claimledger.server._core import (
     Content,
     PathNotFound,
     PathOutsideRoot,
-    Run,
+    Request,
     Workspace,
     run_check,
     run_mark,
@@ -117,8 +117,8 @@ def test_a_ledger_bibliography_is_confined_and_read_from_the_copy(tree: tuple[Pa
     for bib in (str(outside / "refs.bib"), "../outside/refs.bib", "out_abs/refs.bib"):
         with pytest.raises(PathOutsideRoot):
             run_check(ws, ledger=Content(text=f"version: 1\nbibliography: {bib}\n", format="yaml"))
-    run = Run(ws)
+    run = Request(ws)
     with run:
-        parsed = run.ledger(Content(text="version: 1\nbibliography: [a/refs.bib]\n", format="yaml"))
+        parsed = run.ledger(Content(text="version: 1\nbibliography: [a/refs.bib]\n", format="yaml")).ledger
         (copy,) = parsed.bibliography_files()
         assert Path(copy).is_relative_to(run.tmp()) and Path(copy).read_text().startswith("@article{inside")

@@ -12,7 +12,9 @@ descriptor. URL sources are refused unless the server was started with
 (never a URL). Reference lookups go only to the services' base URLs of the
 server's environment, under the URL policy. Inline content (ledger text, draft text, source text, CSV
 text) goes to the same private folder, removed afterwards, so the same gate
-code runs as for the CLI.
+code runs as for the CLI: a request's own ``sources`` and ``datasets`` are
+handed to gate, mark, lint and audit like ``--source KEY=PATH``, and joined to
+the ledger in one place, :meth:`claimledger.run.Run.open`.
 
 Each run returns :meth:`claimledger.Report.to_dict`, with absolute paths under
 the root or the temporary folder shortened (``draft.md``, ``<inline>/draft.md``)
@@ -40,6 +42,7 @@ from claimledger.model.claim import Ledger, LedgerReference
 from claimledger.model.report import Report
 from claimledger.refs.bib import MAX_BIB_BYTES
 from claimledger.refs.model import Reference
+from claimledger.run import replaced, with_sources
 from claimledger.server._rootfs import RootError, RootFS
 from claimledger.server.judge_spec import JudgeSpec
 
@@ -241,7 +244,18 @@ def _content(value: ContentArg) -> Content:
     return Content(path=value) if isinstance(value, str) else value
 
 
-class Run:
+@dataclasses.dataclass(frozen=True)
+class Inputs:
+    """A request's ledger (every path it declares confined to a private copy) and the extra
+    sources and datasets the request names, merged into it by :meth:`claimledger.run.Run.open`
+    as ``--source KEY=PATH`` is on the command line."""
+
+    ledger: Ledger
+    sources: dict[str, str]
+    datasets: dict[str, str]
+
+
+class Request:
     """One request: its private temporary folder (created on first use, removed on close).
 
     Every file under the root that the request names (or its ledger declares)
@@ -255,7 +269,7 @@ class Run:
         self._tmp: Path | None = None
         self._copies: dict[tuple[str, ...], Path] = {}
 
-    def __enter__(self) -> Run:
+    def __enter__(self) -> Request:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -325,8 +339,9 @@ class Run:
         *,
         sources: Mapping[str, ContentArg] | None = None,
         datasets: Mapping[str, ContentArg] | None = None,
-    ) -> Ledger:
-        """The ledger with every source and dataset confined and copied; inline ones added."""
+    ) -> Inputs:
+        """The ledger with every source and dataset it declares confined and copied, and the request's
+        own sources and datasets (files under the root, copied; or inline)."""
         base: tuple[str, ...] = ()
         if value is None:
             parsed = Ledger(version=1)
@@ -347,21 +362,22 @@ class Run:
         data = {
             name: self._declared(o, base, f"dataset {name!r}", None) for name, o in parsed.datasets.items()
         }
-        for i, (sid, item) in enumerate((sources or {}).items()):
-            src[sid] = self._file(item, f"source {sid!r}", f"source{i}", SOURCE_EXT, "text", limit)
+        extra_src = {
+            sid: self._file(item, f"source {sid!r}", f"source{i}", SOURCE_EXT, "text", limit)
+            for i, (sid, item) in enumerate((sources or {}).items())
+        }
+        extra_data: dict[str, str] = {}
         for i, (name, item) in enumerate((datasets or {}).items()):
             if is_url(name) or not name.strip():
                 raise BadRequest(f"dataset name {name!r} is not valid")
-            data[name] = self._file(item, f"dataset {name!r}", f"dataset{i}", DATASET_EXT, "csv", None)
-        update: dict[str, Any] = {"sources": src, "datasets": data}
+            extra_data[name] = self._file(item, f"dataset {name!r}", f"dataset{i}", DATASET_EXT, "csv", None)
+        confined = with_sources(parsed, src, data)
         if parsed.bibliography is not None:  # .bib files: confined and copied like sources
             bibs = [self._declared(b, base, f"bibliography {b!r}", limit) for b in parsed.bibliography_files()]
             if any(is_url(b) for b in bibs):
                 raise BadRequest("bibliography: give files under the root, not URLs")
-            update["bibliography"] = bibs
-        merged = parsed.model_copy(update=update)
-        merged._path, merged._sha256 = parsed._path, parsed._sha256
-        return merged
+            confined = replaced(confined, bibliography=bibs)
+        return Inputs(confined, extra_src, extra_data)
 
     def references(
         self, bibliography: ContentArg | None, references: Sequence[LedgerReference] | None
@@ -469,9 +485,7 @@ def _claims_ledger(claims: list[dict[str, Any]], base: Ledger) -> Ledger:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         raise BadRequest(f"{where}: {first['msg']}") from None
-    merged = base.model_copy(update={"claims": built.claims})
-    merged._path, merged._sha256 = base._path, base._sha256
-    return merged
+    return replaced(base, claims=built.claims)
 
 
 # -- the runs: each returns the report envelope ------------------------------
@@ -491,12 +505,13 @@ def run_check(
     """``claimledger check [DRAFT] --ledger L``."""
     from claimledger._api import gate
 
-    with Run(ws) as run:
-        parsed = run.ledger(ledger, sources=sources, datasets=datasets)
+    with Request(ws) as run:
+        given = run.ledger(ledger, sources=sources, datasets=datasets)
         draft_path, fmt = run.draft(draft) if draft is not None else (None, None)
         judge = ws.judge.build() if ws.judge is not None else None
         try:
-            report = gate(parsed, config=ws.run_config(options), base_dir=run.base_dir(), draft=draft_path,
+            report = gate(given.ledger, sources=given.sources, datasets=given.datasets,
+                          config=ws.run_config(options), base_dir=run.base_dir(), draft=draft_path,
                           allow=allow, section=section, draft_format=fmt, judge=judge,
                           judge_questions=ws.judge.questions if ws.judge is not None else "template")  # fmt: skip
         finally:
@@ -542,10 +557,11 @@ def _run_items(
 
     if not items:
         raise BadRequest(f"{kind}s: give at least one {kind}")
-    with Run(ws) as run:
-        base = run.ledger(ledger, **declared)
+    with Request(ws) as run:
+        given = run.ledger(ledger, **declared)
         claims = [{"kind": kind, **item.model_dump(exclude_none=True)} for item in items]
-        report = gate(_claims_ledger(claims, base), config=ws.run_config(options), base_dir=run.base_dir())
+        report = gate(_claims_ledger(claims, given.ledger), sources=given.sources, datasets=given.datasets,
+                      config=ws.run_config(options), base_dir=run.base_dir())  # fmt: skip
         return run.envelope(report)
 
 
@@ -564,10 +580,11 @@ def run_mark(
 
     target = ws.client_parts(write_to, what="write_to") if write_to is not None else None
     written: list[str] | None = None
-    with Run(ws) as run:
-        parsed = run.ledger(ledger, sources=sources, datasets=datasets)
+    with Request(ws) as run:
+        given = run.ledger(ledger, sources=sources, datasets=datasets)
         path, fmt = run.draft(draft)
-        result = mark(path, ledger=parsed, config=ws.run_config(options), fmt=fmt)
+        result = mark(path, ledger=given.ledger, sources=given.sources, datasets=given.datasets,
+                      config=ws.run_config(options), fmt=fmt)  # fmt: skip
         if target is not None:
             assert write_to is not None
             try:
@@ -594,10 +611,11 @@ def run_lint(
     """Lint lines (a [V] that does not re-verify, a cited quotation without a mark) plus the marks' report."""
     from claimledger._drafts import lint_problems, mark
 
-    with Run(ws) as run:
-        parsed = run.ledger(ledger, sources=sources, datasets=datasets)
+    with Request(ws) as run:
+        given = run.ledger(ledger, sources=sources, datasets=datasets)
         path, fmt = run.draft(draft)
-        result = mark(path, ledger=parsed, config=ws.run_config(options), fmt=fmt)
+        result = mark(path, ledger=given.ledger, sources=given.sources, datasets=given.datasets,
+                      config=ws.run_config(options), fmt=fmt)  # fmt: skip
         problems = lint_problems(result.verdicts, run.display(path))
         out = run.envelope(result.report)
         out["lint"] = {
@@ -629,10 +647,10 @@ def run_audit(
     """The unlisted audit of a draft or summary: every figure, quotation and citation key no claim backs."""
     from claimledger._drafts import audit
 
-    with Run(ws) as run:
-        parsed = run.ledger(ledger)
+    with Request(ws) as run:
+        given = run.ledger(ledger)
         path, fmt = run.draft(draft)
-        report = audit(path, ledger=parsed, allow=allow, section=section,
+        report = audit(path, ledger=given.ledger, allow=allow, section=section,
                        config=ws.run_config(options), fmt=fmt)  # fmt: skip
         return run.envelope(report)
 
@@ -649,7 +667,7 @@ def run_references(
     from claimledger.refs.api import check_references
 
     config = ws.run_config(options)
-    with Run(ws) as run:
+    with Request(ws) as run:
         refs = run.references(bibliography, references)
         report = check_references(
             refs, offline=offline or config.offline, timeout=config.refs_timeout,
