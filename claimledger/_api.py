@@ -14,9 +14,9 @@ from claimledger._exceptions import InputError, SourceError
 from claimledger.checks.context import RunContext
 from claimledger.checks.quote import quote_keys
 from claimledger.model.claim import AttributionClaim, Claim, ClaimBase, Ledger
-from claimledger.model.finding import Finding, Reason, Status
+from claimledger.model.finding import Finding, Offered, Reason, Status
 from claimledger.model.report import Report
-from claimledger.reconcile import assign_tier, outcome_of
+from claimledger.reconcile import outcome_of, tiered
 from claimledger.registry import run_checks
 from claimledger.run import DraftRun, Run, crashed, draft_facts, error_text, guarded
 
@@ -106,7 +106,7 @@ def _placed(finding: Finding, claim: Claim) -> Finding:
         finding = dataclasses.replace(finding, location=claim.location.model_dump())
     elif finding.location is None and claim.ledger_line is not None:
         finding = dataclasses.replace(finding, location={"file": None, "line": claim.ledger_line, "in": "ledger"})
-    return assign_tier(finding, None)
+    return finding
 
 
 def _summary_step(
@@ -127,7 +127,7 @@ def _summary_scope_step(
     from claimledger.checks.scope.summary import summary_scope_findings
     from claimledger.extract.draft import read_draft
 
-    return [assign_tier(f, None) for f in summary_scope_findings(read_draft(draft, fmt), section, ledger, ctx)]
+    return summary_scope_findings(read_draft(draft, fmt), section, ledger, ctx)
 
 
 def _run_claim(claim: ClaimBase, ctx: RunContext) -> list[Finding]:
@@ -149,7 +149,9 @@ def _run_claim(claim: ClaimBase, ctx: RunContext) -> list[Finding]:
             finding = dataclasses.replace(
                 finding, location={"file": None, "line": claim.ledger_line, "in": "ledger"}
             )
-        out.append(finding if finding.tier is not None else assign_tier(finding, claim.author_alternative))
+        if finding.tier is None and finding.offered is None:
+            finding = dataclasses.replace(finding, offered=Offered(claim.author_alternative))
+        out.append(finding)
     return out
 
 
@@ -384,6 +386,7 @@ def gate(
         repro = run.reproducibility(
             draft_facts(draft), semantic_check=semantic, summary_support=summary, references=refs
         )
+        findings = tiered(findings)  # reconcile: the one place tiers are assigned
         report = Report(
             outcome=outcome_of(findings),
             findings=findings,

@@ -22,7 +22,7 @@ from claimledger.extract.marks import Analysis
 from claimledger.model.claim import Ledger
 from claimledger.model.finding import Finding, Reason
 from claimledger.model.report import Outcome, Report
-from claimledger.reconcile import assign_tier, outcome_of
+from claimledger.reconcile import outcome_of, tiered
 from claimledger.run import DraftRun, LedgerArg, draft_facts, read_ledger
 
 __all__ = [
@@ -106,6 +106,7 @@ class MarkResult:
 def _report(findings: list[Finding], claims: int, run: DraftRun) -> Report:
     facts = {**(draft_facts(run.draft.path) or {}), "format": run.draft.fmt}
     repro = run.run.reproducibility(facts, semantic_check="not run (marks are literal)")
+    findings = tiered(findings)  # reconcile: the one place tiers are assigned
     return Report(outcome_of(findings), findings, claims, run.ctx.config.fail_closed, repro.to_dict())
 
 
@@ -236,7 +237,7 @@ def draft_findings(run: DraftRun, allow: Sequence[str] = (), section: str | None
         if t.kind == "orphan" and v.writer_letter != "V":
             continue
         if v.writer_letter == "V" and v.letter != "V":
-            findings.append(assign_tier(mark_not_verified(v), None))
+            findings.append(mark_not_verified(v))
         elif v.backing is None:
             findings.append(v.finding)
         own.add((v.line, v.column))

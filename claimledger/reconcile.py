@@ -1,5 +1,10 @@
 """Stage 4: tiers and outcome, exactly as in seed 003. The one place tiers are assigned.
 
+Checks return findings without a tier, carrying what the claim's author offered
+(:class:`~claimledger.model.finding.Offered`); every run (gate, mark, lint,
+audit, and the servers through them) passes its findings through :func:`tiered`
+once, before the outcome is computed.
+
 Each reason's default tier and whether it is explainable come from the reason
 table (:mod:`claimledger.model.reasons`); this module applies them:
 
@@ -19,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Iterable
 
 from claimledger.model.finding import Finding, Reason, Status, Tier
 from claimledger.model.report import Outcome
@@ -72,6 +78,24 @@ def assign_tier(
             message=f"{finding.message}; the author_alternative is empty or too vague to explain it",
         )
     return dataclasses.replace(finding, tier=tier)
+
+
+def tiered(findings: Iterable[Finding]) -> list[Finding]:
+    """Every finding with its tier from the reason table and what its author offered (see
+    :func:`assign_tier`). A finding that already has a tier keeps it (a finding made outside the
+    checks, such as a reference verdict, may come tiered)."""
+    out = []
+    for f in findings:
+        if f.tier is not None:
+            out.append(f)
+            continue
+        offered = f.offered
+        plain = dataclasses.replace(f, offered=None) if offered is not None else f
+        if offered is None:
+            out.append(assign_tier(plain, None))
+        else:
+            out.append(assign_tier(plain, offered.author_alternative, also_explainable=offered.also_explainable))
+    return out
 
 
 def outcome_of(findings: list[Finding]) -> Outcome:

@@ -15,6 +15,7 @@ and ``check DRAFT``).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import platform
 from collections.abc import Callable, Mapping
@@ -35,7 +36,7 @@ from claimledger.load.ledger import load_ledger
 from claimledger.metrics import run_registry
 from claimledger.model.claim import Ledger
 from claimledger.model.finding import Finding, Reason, Status
-from claimledger.reconcile import assign_tier
+from claimledger.reconcile import tiered
 
 LedgerArg = str | Path | Ledger | None
 T = TypeVar("T")
@@ -76,8 +77,9 @@ def read_ledger(ledger: LedgerArg, base_dir: str | Path | None = None) -> tuple[
 
 
 def crashed(claim_id: str, check: str, reason: Reason, message: str) -> Finding:
-    """The finding for a step that crashed: not verified (HIGH or, for a judge, MED), with the error named."""
-    return assign_tier(Finding(claim_id, check, Status.ERROR, reason, message), None)
+    """The finding for a step that crashed: not verified (HIGH or, for a judge, MED, once tiered), with the
+    error named."""
+    return Finding(claim_id, check, Status.ERROR, reason, message)
 
 
 def error_text(exc: BaseException) -> str:
@@ -291,9 +293,12 @@ class DraftRun:
         return self.run.ctx
 
     def verdicts(self) -> list[Verdict]:
+        """Every draft claim's verdict, its finding tiered (:func:`claimledger.reconcile.tiered`)."""
         keys = [quote_key(k, t.text) for t in self.analysis.targets if t.kind == "quote" for k in t.keys]
         self.ctx.prefetch_quotes(keys)
-        return self.checker.verdicts()
+        verdicts = self.checker.verdicts()
+        findings = tiered(v.finding for v in verdicts)
+        return [dataclasses.replace(v, finding=f) for v, f in zip(verdicts, findings, strict=True)]
 
     def close(self) -> None:
         self.run.close()

@@ -24,7 +24,7 @@ from claimledger.load.ledger import parse_ledger
 from claimledger.model.claim import QuoteClaim
 from claimledger.model.finding import Finding, Reason, Status, Tier
 from claimledger.model.report import Outcome
-from claimledger.reconcile import assign_tier, outcome_of
+from claimledger.reconcile import assign_tier, outcome_of, tiered
 from tests.judge_fakes import (
     CLAIMS,
     DRAFT,
@@ -89,7 +89,8 @@ def run(
     judge = judge_for(protocol, server, **kw.pop("judge_opts", {}))
     try:
         kw.setdefault("cache_path", ctx.base_dir / "judge.sqlite3")
-        return semantic_findings(claims, ctx, judge, **kw)
+        found, meta = semantic_findings(claims, ctx, judge, **kw)
+        return tiered(found), meta  # tiers are reconcile's (the one place they are assigned)
     finally:
         judge.close()
 
@@ -530,6 +531,6 @@ def test_a_crashing_backend_is_med(make_ctx: MakeCtx) -> None:
     assert isinstance(Broken(), Judge)
     ctx, claims = make_ctx(["C1"])
     findings, _ = semantic_findings(claims, ctx, Broken(), use_cache=False)
-    f = _only(findings)
+    f = _only(tiered(findings))
     assert (f.reason, f.tier, f.extra["failure"]) == (Reason.JUDGE_FAILED, Tier.MED, "crash")
     assert "boom" in f.message

@@ -10,6 +10,7 @@ import pytest
 from claimledger import GateConfig, InputError, Reason, Status, Tier, gate
 from claimledger.metrics import registered
 from claimledger.model.finding import Finding
+from claimledger.reconcile import tiered
 from claimledger.run import Reproducibility, Run, guarded
 
 LEDGER = """\
@@ -88,11 +89,13 @@ def test_guarded_turns_a_crash_into_a_finding_and_lets_input_errors_through() ->
     value, error = guarded(findings, boom, claim_id="draft", check="draft", what="checking the draft")
     assert value is None and isinstance(error, ZeroDivisionError)
     [f] = findings
+    assert f.tier is None  # untiered, like every check's finding: reconcile assigns the tier once
+    [f] = tiered(findings)
     assert f.status is Status.ERROR and f.reason is Reason.CHECK_CRASHED and f.tier is Tier.HIGH
     assert "internal error while checking the draft (ZeroDivisionError: division by zero)" in f.message
     judged, _ = guarded(findings, boom, claim_id="judge", check="semantic", what="asking the judge",
                         reason=Reason.JUDGE_FAILED)  # fmt: skip
-    assert judged is None and findings[-1].tier is Tier.MED  # a judge failure: MED, never a pass
+    assert judged is None and tiered(findings)[-1].tier is Tier.MED  # a judge failure: MED, never a pass
     assert guarded(findings, lambda: 7, claim_id="x", check="x", what="x") == (7, None)
 
     def bad_input() -> None:

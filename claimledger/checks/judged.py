@@ -37,9 +37,8 @@ from claimledger.judge.prompt import PROMPT_VERSION
 from claimledger.judge.retrieve import PassageRanker, SourceIndex, select_evidence
 from claimledger.judge.types import Judge, JudgeError, JudgeRequest, JudgeVerdict
 from claimledger.model.claim import AttributionClaim
-from claimledger.model.finding import Evidence, Finding, Reason, Status
+from claimledger.model.finding import Evidence, Finding, Offered, Reason, Status
 from claimledger.normalize import normalize_quote
-from claimledger.reconcile import assign_tier
 
 CHECK = "semantic_judge"
 CACHE_FILE = "judge-cache.sqlite3"
@@ -472,7 +471,7 @@ def _finding(
         extra=info,
     )  # fmt: skip
     also = _ATTRIBUTION_EXPLAINABLE if isinstance(claim, AttributionClaim) else frozenset()
-    return assign_tier(finding, claim.author_alternative, also_explainable=also)
+    return dataclasses.replace(finding, offered=Offered(claim.author_alternative, also))
 
 
 _ATTRIBUTION_EXPLAINABLE = frozenset({Reason.JUDGE_CONTRADICTED, Reason.JUDGE_OVERCLAIM, Reason.JUDGE_NOT_FOUND})

@@ -22,9 +22,8 @@ from claimledger.checks.tie import Ties
 from claimledger.extract.marks import Analysis, Target
 from claimledger.extract.mentions import NumberMention
 from claimledger.model.claim import NumberClaim, QuoteClaim
-from claimledger.model.finding import Finding, Reason, Status
+from claimledger.model.finding import Finding, Offered, Reason, Status
 from claimledger.normalize import normalize_quote
-from claimledger.reconcile import assign_tier
 
 CHECK = "draft_marks"
 
@@ -143,7 +142,7 @@ class DraftChecker:
         finding = dataclasses.replace(finding, claim_id=cid, location=loc, check=CHECK)
         if finding.claimed is None:
             finding = dataclasses.replace(finding, claimed=target.text)
-        return Verdict(target, assign_tier(finding, alternative), cid, line, col, backing)
+        return Verdict(target, dataclasses.replace(finding, offered=Offered(alternative)), cid, line, col, backing)
 
     def _hedge_kept(self, verified: Finding, target: Target, source: str | None, passage: str, *,
                     numbers: bool) -> Finding:  # fmt: skip
@@ -227,6 +226,7 @@ def mark_not_verified(v: Verdict) -> Finding:
         reason=Reason.MARK_NOT_VERIFIED,
         status=Status.DISCREPANCY,
         tier=None,
+        offered=None,
         message=f"the writer marked this [V] but it does not verify ({f.reason.value}): {f.message}",
         extra={**f.extra, "underlying_reason": f.reason.value},
     )

@@ -40,7 +40,6 @@ from claimledger.extract.mentions import NumberMention
 from claimledger.model.claim import Ledger, NumberClaim, QuoteClaim
 from claimledger.model.finding import Finding, Reason, Status
 from claimledger.normalize import normalize_quote
-from claimledger.reconcile import assign_tier
 
 CHECK = "unlisted_audit"
 _UNKNOWN_NUMBER = re.compile(r"\[\d+\]")  # the key of a numeric citation no bibliography entry has
@@ -150,7 +149,7 @@ class Auditor:
         line, col = self.analysis.draft.where(prose_start)
         loc = {"file": self.analysis.draft.path, "line": line, "column": col}
         f = Finding(f"draft:{line}:{col}", CHECK, Status.DISCREPANCY, reason, message, claimed=text, location=loc)
-        return assign_tier(f, None)
+        return f
 
     def number_backed(self, mention: NumberMention, keys: Sequence[str]) -> bool:
         if self.ties.backing(mention, keys) is not None:

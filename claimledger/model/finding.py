@@ -8,7 +8,7 @@ from typing import Any
 
 from claimledger.model.reasons import Reason, Tier
 
-__all__ = ["Evidence", "Finding", "Reason", "Status", "Tier"]
+__all__ = ["Evidence", "Finding", "Offered", "Reason", "Status", "Tier"]
 
 
 class Status(StrEnum):
@@ -44,8 +44,24 @@ class Evidence:
 
 
 @dataclass(frozen=True)
+class Offered:
+    """What a claim's author offers to explain a discrepancy (``author_alternative``), and the reasons
+    that may be explained for this claim's kind besides the explainable rows of the reason table
+    (an attribution the judge finds contradicted, seed 003). A check attaches it to its finding;
+    :func:`claimledger.reconcile.tiered` decides, once, whether it explains anything."""
+
+    author_alternative: str | None = None
+    also_explainable: frozenset[Reason] = frozenset()
+
+
+@dataclass(frozen=True)
 class Finding:
-    """The conclusion of one check about one claim."""
+    """The conclusion of one check about one claim.
+
+    A check returns it without a tier (``tier=None``), with what the claim's author offered
+    (``offered``); the tier is assigned once, from the reason table, by
+    :func:`claimledger.reconcile.tiered`. ``offered`` is not part of the report.
+    """
 
     claim_id: str
     check: str
@@ -61,6 +77,7 @@ class Finding:
     author_alternative: str | None = None
     location: dict[str, Any] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    offered: Offered | None = field(default=None, compare=False, repr=False)
 
     @property
     def verified(self) -> bool:
@@ -68,6 +85,7 @@ class Finding:
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
+        del out["offered"]  # an input of reconcile, not a conclusion
         out["status"] = self.status.value
         out["reason"] = self.reason.value
         out["tier"] = self.tier.value if self.tier else None

@@ -23,8 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from claimledger.checks.scope.check import question_scope
-from claimledger.model.finding import Finding, Reason, Status
-from claimledger.reconcile import assign_tier
+from claimledger.model.finding import Finding, Offered, Reason, Status
 
 if TYPE_CHECKING:
     from claimledger.checks.context import RunContext
@@ -108,7 +107,7 @@ _MAP = {
 def scope_judge_findings(
     ledger: Ledger, ctx: RunContext, judge: Judge, *, cache_path: str | Path | None = None, draft: str | None = None
 ) -> tuple[list[Finding], dict[str, Any]]:
-    """Ask the scope question of every found claim that answers a question; findings come tiered."""
+    """Ask the scope question of every found claim that answers a question (untiered findings)."""
     from claimledger.checks.judged import semantic_findings
 
     claims = scope_judge_claims(ledger, ctx)
@@ -126,7 +125,7 @@ def scope_judge_findings(
             msg = f"judge {verb} whether it answers the question for {claim.answers_for if claim else '?'}: {f.message}"
             g = dataclasses.replace(f, claim_id=base_id, check=CHECK, reason=reason, status=status, tier=None,
                                     message=msg)  # fmt: skip
-            out.append(assign_tier(g, claim.author_alternative if claim else None))
+            out.append(dataclasses.replace(g, offered=Offered(claim.author_alternative if claim else None)))
         else:  # failures and leaks keep their fail-closed reasons and tiers
             out.append(dataclasses.replace(f, claim_id=base_id, check=CHECK))
     return out, {"asked": len(claims), "counts": meta.get("counts", {})}
