@@ -25,6 +25,7 @@ per character), so mapping back costs a binary search.
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 import unicodedata
 from array import array
@@ -55,9 +56,11 @@ _CJK_RANGES = (
 _HY = "\\-\u2010"
 _HYPHENS = frozenset("-\u2010")
 # Everything that is not a plain run of text: whitespace other than one ASCII space,
-# two spaces, and invisible characters. Runs between triggers map one to one.
+# two spaces, and invisible characters. Runs between triggers map one to one. Two spaces are
+# found with str.find, apart from the class: as an alternative of the pattern they made every
+# space a candidate the regex engine had to try.
 _TRIGGER = re.compile(
-    "[\t\n\r\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000" + INVISIBLE + "]|  "
+    "[\t\n\r\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000" + INVISIBLE + "]"
 )
 _WS_RUN = re.compile(r"\s+")
 _SIMPLE_BREAK = re.compile(r"\n(?<=[!-,.-~]\n)(?=[!-~])")
@@ -281,31 +284,65 @@ _FOLD = _FoldTable()
 
 
 _SPECIAL_RE: re.Pattern[str] | None = None
+_CASEFOLD_FIX_RE: re.Pattern[str] | None = None
+
+
+def _char_class(ranges: list[list[int]]) -> str:
+    return "".join(re.escape(chr(lo)) + ("-" + re.escape(chr(hi)) if hi > lo else "") for lo, hi in ranges)
+
+
+def _add_to_ranges(ranges: list[list[int]], cp: int) -> None:
+    if ranges and ranges[-1][1] == cp - 1:
+        ranges[-1][1] = cp
+    else:
+        ranges.append([cp, cp])
 
 
 def _special_chars() -> re.Pattern[str]:
     """Characters that do not fold one to one (expansions, combining marks, astral planes).
 
-    Built once, on the first non-ASCII text (about 0.1 s).
+    Built once, on the first non-ASCII text (about 0.2 s), from the running ``unicodedata``,
+    together with :data:`_CASEFOLD_FIX_RE`: the other characters whose fold is not what
+    ``str.casefold`` gives them (NFKC forms, dashes, quote marks, about a hundred ranges).
     """
-    global _SPECIAL_RE
+    global _SPECIAL_RE, _CASEFOLD_FIX_RE
     if _SPECIAL_RE is None:
         ranges: list[list[int]] = []
+        fixes: list[list[int]] = []
         for cp in range(0x80, 0x10000):
             if 0xD800 <= cp <= 0xDFFF:
                 continue
             ch = chr(cp)
             # a character that folds to a combining mark (half-width ﾞ ﾟ -> U+3099/U+309A) composes
             if unicodedata.combining(ch) or len(_FOLD[cp]) != 1 or unicodedata.combining(_FOLD[cp]):
-                if ranges and ranges[-1][1] == cp - 1:
-                    ranges[-1][1] = cp
-                else:
-                    ranges.append([cp, cp])
-        parts = "".join(
-            re.escape(chr(lo)) + ("-" + re.escape(chr(hi)) if hi > lo else "") for lo, hi in ranges
-        )
-        _SPECIAL_RE = re.compile(f"[{parts}\U00010000-\U0010ffff]")
+                _add_to_ranges(ranges, cp)
+            elif ch.casefold() != _FOLD[cp]:
+                _add_to_ranges(fixes, cp)
+        _CASEFOLD_FIX_RE = re.compile(f"[{_char_class(fixes)}]+")
+        _SPECIAL_RE = re.compile(f"[{_char_class(ranges)}\U00010000-\U0010ffff]")
     return _SPECIAL_RE
+
+
+def _fold_plain(seg: str) -> str:
+    """The fold of characters that fold one to one: ``str.casefold`` (several times faster than
+    ``str.translate`` with the fold table on text that holds any non-ASCII character), with the
+    fold table's answer for the characters where the two differ. Case folding is context-free
+    (unlike ``str.lower`` and its final sigma), so folding a run equals folding each character."""
+    fixes = _CASEFOLD_FIX_RE
+    assert fixes is not None  # built by _special_chars() before any non-ASCII piece is folded
+    m = fixes.search(seg)
+    if m is None:
+        return seg.casefold()
+    out: list[str] = []
+    last = 0
+    while m is not None:
+        i, j = m.span()
+        out.append(seg[last:i].casefold())
+        out.append(m.group().translate(_FOLD))
+        last = j
+        m = fixes.search(seg, j)
+    out.append(seg[last:].casefold())
+    return "".join(out)
 
 
 def _emit_piece(b: _Builder, start: int, piece: str) -> None:
@@ -315,12 +352,12 @@ def _emit_piece(b: _Builder, start: int, piece: str) -> None:
     for m in _special_chars().finditer(piece):
         i = m.start()
         if i > last:  # ordinary characters fold one to one
-            b.add(piece[last:i].translate(_FOLD), start + last, start + i, True)
+            b.add(_fold_plain(piece[last:i]), start + last, start + i, True)
         out = _FOLD[ord(piece[i])]
         b.add(out, start + i, start + i + 1, len(out) == 1)  # combining marks compose in add()
         last = i + 1
     if last < len(piece):
-        b.add(piece[last:].translate(_FOLD), start + last, start + len(piece), True)
+        b.add(_fold_plain(piece[last:]), start + last, start + len(piece), True)
 
 
 def _emit_run(b: _Builder, text: str, start: int, run: str) -> None:
@@ -370,12 +407,20 @@ def normalize(text: str, *, keep_break_hyphens: bool = False) -> Normalized:
     pos = 0
     n = len(text)
     search = _TRIGGER.search
+    find = text.find
+    # the next trigger character and the next two spaces at or after pos (-1: none), each
+    # searched again only when pos has passed it
+    cls = dbl = -2
     while pos < n:
-        m = search(text, pos)
-        if m is None:
+        if -1 < cls < pos or cls == -2:
+            m = search(text, pos)
+            cls = m.start() if m is not None else -1
+        if -1 < dbl < pos or dbl == -2:
+            dbl = find("  ", pos)
+        if cls < 0 and dbl < 0:
             _emit_run(b, text, pos, text[pos:])
             break
-        s = m.start()
+        s = dbl if cls < 0 or (-1 < dbl < cls) else cls
         c = text[s]
         if c == "\ufffe":  # PDFium's hyphenation mark, maybe with the line break after it
             _emit_run(b, text, pos, text[pos:s])
@@ -429,6 +474,10 @@ def has_break_hyphens(text: str) -> bool:
     return "\ufffe" in text or bool(re.search(rf"[{_HY}][ \t]*(?:\r\n|\r|\n)", text))
 
 
+@functools.lru_cache(maxsize=1 << 17)
 def normalize_quote(quote: str) -> str:
-    """Normalize a quote (no offset map needed). Surrounding quote marks are kept."""
+    """Normalize a quote (no offset map needed). Surrounding quote marks are kept.
+
+    Remembered (a pure function of the string): a run looks every quote up once to batch the
+    scan and once more to write its finding."""
     return normalize(quote).text.strip()

@@ -128,6 +128,34 @@ def make_quotes(docs: list[Path], n: int) -> list[dict[str, Any]]:
     return out
 
 
+def make_half_absent_quotes(docs: list[Path], n: int) -> list[dict[str, Any]]:
+    """Issue 19's second workload: half the quotes as :func:`make_quotes` builds them, half absent
+    from every source (a span of a source with its words shuffled: the source's vocabulary, none
+    of its sentences). Each absent quote cites a random source."""
+    present = make_quotes(docs, n - n // 2)
+    rng = random.Random(f"{SEED}/absent/{len(docs)}/{n}")
+    texts: dict[int, str] = {}
+    out = list(present)
+    for i in range(n // 2):
+        d = rng.randrange(len(docs))
+        if d not in texts:
+            if len(texts) > 64:
+                texts.clear()
+            texts[d] = docs[d].read_text("utf-8")
+        text = texts[d]
+        toks: list[str] = []
+        for _ in range(20):
+            start = rng.randrange(0, max(1, len(text) - 200))
+            start = text.find(" ", start) + 1
+            end = text.find(" ", start + rng.randint(60, 160))
+            toks = clean(text[start:end]).split() if end > start else []
+            if len(toks) >= 8:
+                break
+        rng.shuffle(toks)
+        out.append({"id": f"A{i}", "source": f"d{d:05d}", "quote": " ".join(toks), "kind": "absent"})
+    return out
+
+
 # ---------------------------------------------------------------- measured runs (subprocesses)
 
 

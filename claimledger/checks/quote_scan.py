@@ -142,21 +142,24 @@ def _align(q: str, text: str, lo: int, hi: int) -> tuple[float, int, int] | None
 def _refine(q: str, text: str, start: int, end: int) -> tuple[float, int, int]:
     """Move the passage's edges a few characters to fit the quote best (insertions shift windows)."""
     from rapidfuzz import fuzz
+    from rapidfuzz.process import extractOne
 
     k = max(1, min(8, len(q) // 4))
-    best = (fuzz.ratio(q, text[start:end]), start, end)
-    for ds in range(-k, k + 1):
-        s = start + ds
-        if s < 0:
-            continue
-        for de in range(-k, k + 1):
-            e = end + de
-            if e <= s or e > len(text):
-                continue
-            score = fuzz.ratio(q, text[s:e])
-            if score > best[0]:
-                best = (score, s, e)
-    return best
+    cells = [
+        (s, e)
+        for s in range(start - k, start + k + 1)
+        if s >= 0
+        for e in range(end - k, end + k + 1)
+        if s < e <= len(text)
+    ]
+    initial = fuzz.ratio(q, text[start:end])
+    # one C call scores the whole grid and keeps its first best cell; the given edges stay
+    # unless a cell beats them strictly (the order the grid was once walked in, cell by cell)
+    best = extractOne(q, [text[s:e] for s, e in cells], scorer=fuzz.ratio) if cells else None
+    if best is not None and best[1] > initial:
+        s, e = cells[best[2]]
+        return float(best[1]), s, e
+    return initial, start, end
 
 
 def nearest_passages(quotes: list[str], ix: IndexedSource) -> dict[int, tuple[Evidence, float, str]]:
@@ -232,15 +235,21 @@ def scan_quotes(
 
 
 def _record(
-    found: dict[str, Evidence], sid: str, ix: IndexedSource, owners: dict[str, list[tuple[str, QuoteResult]]]
+    found: dict[str, Evidence | int], sid: str, ix: IndexedSource, owners: dict[str, list[tuple[str, QuoteResult]]]
 ) -> None:
-    for nq, ev in found.items():
+    """Store each match where a result still needs it. A match is a start in the primary reading
+    until a finding needs it: only then is it mapped back to the original text."""
+    for nq, at in found.items():
+        ev = None
         for cited, r in owners[nq]:
-            if cited == sid and r.found is None:
-                r.found = ev
-                r.context = _context(ix, ev)
-            elif cited != sid and r.elsewhere is None:
-                r.elsewhere = ev
+            if (cited == sid and r.found is None) or (cited != sid and r.elsewhere is None):
+                if ev is None:
+                    ev = at if isinstance(at, Evidence) else evidence_at(ix, ix.primary, at, at + len(nq))
+                if cited == sid:
+                    r.found = ev
+                    r.context = _context(ix, ev)
+                else:
+                    r.elsewhere = ev
 
 
 def _whole_positions(patterns: PatternSet, text: str) -> dict[str, int]:
@@ -290,14 +299,12 @@ def find_in_hyphen_reading(ix: IndexedSource, nq: str) -> Evidence | None:
     return None
 
 
-def _locate(patterns: PatternSet, own: list[str], ix: IndexedSource) -> dict[str, Evidence]:
-    """Where the patterns occur (on word and number boundaries) in a source; the hyphen-keeping
-    reading is consulted only for the source's own quotes that are still missing and hold a
-    hyphen (it cannot differ otherwise)."""
-    found = {
-        nq: evidence_at(ix, ix.primary, pos, pos + len(nq))
-        for nq, pos in _whole_positions(patterns, ix.primary.text).items()
-    }
+def _locate(patterns: PatternSet, own: list[str], ix: IndexedSource) -> dict[str, Evidence | int]:
+    """Where the patterns occur (on word and number boundaries) in a source: a start in the
+    primary reading, or the evidence of a match in another reading. The hyphen-keeping reading
+    is consulted only for the source's own quotes that are still missing and hold a hyphen (it
+    cannot differ otherwise)."""
+    found: dict[str, Evidence | int] = dict(_whole_positions(patterns, ix.primary.text))
     if has_break_hyphens(ix.source.text):
         for nq in own:
             if nq not in found and "-" in nq:

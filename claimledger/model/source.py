@@ -5,6 +5,8 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 
+_MAX_LINE_MARKS = 4096
+
 
 @dataclass(frozen=True)
 class Source:
@@ -45,4 +47,19 @@ class Source:
         if self.media_type not in ("text/plain", "text/markdown"):
             return None
         line_start = self.text.rfind("\n", 0, offset) + 1
-        return self.text.count("\n", 0, offset) + 1, offset - line_start + 1
+        return self._line_of(offset), offset - line_start + 1
+
+    def _line_of(self, offset: int) -> int:
+        """1-based line of ``offset``: newlines counted from the nearest offset already counted,
+        not from the start (evidence in a long text file costs O(distance), not O(offset)).
+
+        The offsets counted so far live in the instance's ``__dict__`` as a pair of sorted tuples,
+        replaced whole (never changed in place), so threads sharing a source see a consistent pair."""
+        marks: tuple[tuple[int, ...], tuple[int, ...]] = self.__dict__.get("_line_marks", ((0,), (1,)))
+        offsets, lines = marks
+        i = bisect.bisect_right(offsets, offset) - 1
+        line = lines[i] + self.text.count("\n", offsets[i], offset)
+        if offsets[i] != offset and len(offsets) < _MAX_LINE_MARKS:
+            marks = ((*offsets[: i + 1], offset, *offsets[i + 1 :]), (*lines[: i + 1], line, *lines[i + 1 :]))
+            object.__setattr__(self, "_line_marks", marks)  # frozen dataclass: a cache, not a field
+        return line

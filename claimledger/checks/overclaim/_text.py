@@ -6,6 +6,7 @@ directly; case is ignored by the regexes, not by rewriting the text.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -63,8 +64,14 @@ class Token:
 
 
 def words(text: str) -> list[Token]:
-    """English word tokens (hyphenated compounds stay one token)."""
-    return [Token(m.group(), m.start(), m.end()) for m in _WORD.finditer(text)]
+    """English word tokens (hyphenated compounds stay one token). A fresh list; the tokens are
+    remembered, since every rule of a claim reads the same quote and statement again."""
+    return list(_words(text))
+
+
+@functools.lru_cache(maxsize=4096)
+def _words(text: str) -> tuple[Token, ...]:
+    return tuple(Token(m.group(), m.start(), m.end()) for m in _WORD.finditer(text))
 
 
 def stem(word: str) -> str:

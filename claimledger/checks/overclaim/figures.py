@@ -10,6 +10,7 @@ with a unit (``二倍``, ``三割``).
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -116,6 +117,13 @@ def _hedges(text: str, start: int, end: int) -> tuple[frozenset[str], int, int]:
 
 
 def numbers_in(text: str) -> list[Num]:
+    """The numbers of ``text`` with their hedges, in order (a fresh list; the parse is remembered:
+    every rule of a claim reads the numbers of the same quote and context again)."""
+    return list(_numbers_in(text))
+
+
+@functools.lru_cache(maxsize=4096)
+def _numbers_in(text: str) -> tuple[Num, ...]:
     out: list[Num] = []
     taken: list[tuple[int, int]] = []
     for m in find_numbers(text):
@@ -141,7 +149,7 @@ def numbers_in(text: str) -> list[Num]:
         anchor = _anchor(text, end, start) if unit is None else None
         out.append(Num(start, end, wm.text, value, 0.5, unit, hedges, hs, he, anchor))
         taken.append((start, end))
-    return sorted(out, key=lambda n: n.start)
+    return tuple(sorted(out, key=lambda n: n.start))
 
 
 def same_value(a: Num, b: Num) -> bool:

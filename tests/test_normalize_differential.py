@@ -1,0 +1,105 @@
+"""The normalizer against its frozen oracle (issue 19): the speed work must not change a single
+character or offset. ``claimledger._normalize_reference`` is the normalizer as it stood before;
+``scripts/fuzz_normalize.py`` runs the same comparison on a million generated cases."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from claimledger import _normalize_reference as reference
+from claimledger import normalize as current
+from claimledger.model.source import Source
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _fuzz_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("fuzz_normalize", ROOT / "scripts" / "fuzz_normalize.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("fuzz_normalize", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _arrays(n: object) -> tuple[object, ...]:
+    return (
+        n.text,  # type: ignore[attr-defined]
+        list(n.norm_start),  # type: ignore[attr-defined]
+        list(n.orig_start),  # type: ignore[attr-defined]
+        list(n.orig_end),  # type: ignore[attr-defined]
+        bytes(n.linear),  # type: ignore[attr-defined]
+    )
+
+
+def _same(text: str) -> None:
+    for keep in (False, True):
+        want = _arrays(reference.normalize(text, keep_break_hyphens=keep))
+        got = _arrays(current.normalize(text, keep_break_hyphens=keep))
+        assert got == want, (text, keep)
+
+
+# Cases aimed at the two changes of the fast path: two spaces found by str.find apart from the
+# trigger class, and str.casefold with the fold table's answer where the two differ.
+EXPLICIT = [
+    "a  b", "a   b", "  a", "a  ", "a  \tb", "a\t  b", "a \u3000 b", "日本  語", "日本 \n 語", "a  \ufffe\nb",
+    "verifi-  \ncation", "well-\n  known", "x \u00ad\ny", "a  \u200bb", "（  ２０２４年  ）", "ＡＢＣ  ｄｅｆ",
+    "Straße", "ﬁnal  ﬂow", "ΣΑΣ ΟΔΟΣ", "ς σ Σ", "K Å ǅ ǈ", "ᏸᏹ Ᏸ", "ΐ ΰ ŉ", "ﬓ և", "İstanbul ıi",
+    "ｶﾞｷﾞ ｸﾟ", "１０２４ ％", "“Quoted” ‘single’ — dash − minus", "㍿ ㌔ ™ ℃", "x² H₂O ½ ①",
+    "\u0301start", "e\u0301\u0301", "가 ㄱㅏ \u1100\u1161", "𝐀𝐁 😀 \U00020000", "\uf900\ufa0b 豈",
+    "abc\u00a0def  ghi\u2003jkl", "end  ", "  ", " ", "", "\n", "a\r\n\r\nb", "Ａ－Ｂ ‐ ‑",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("text", EXPLICIT)
+def test_explicit_cases_match_the_oracle(text: str) -> None:
+    _same(text)
+
+
+def test_generated_cases_match_the_oracle() -> None:
+    fuzz = _fuzz_module()
+    for i in range(3000):
+        _same(fuzz.case(random.Random(f"ci/{i}")))
+
+
+def test_fuzz_script_reports_a_difference() -> None:
+    """The harness itself must be able to fail: an implementation that drops offsets is caught."""
+    fuzz = _fuzz_module()
+
+    def broken(text: str, *, keep_break_hyphens: bool = False) -> object:
+        n = reference.normalize(text, keep_break_hyphens=keep_break_hyphens)
+        return reference.Normalized(n.text.upper(), n.original, n.norm_start, n.orig_start, n.orig_end, n.linear)
+
+    sys.modules["_broken_normalizer"] = ModuleType("_broken_normalizer")
+    sys.modules["_broken_normalizer"].normalize = broken  # type: ignore[attr-defined]
+    count, bad = fuzz._chunk(("_broken_normalizer:normalize", 19, 0, 200))
+    assert count == 200 and bad and all(field == "text" for _, _, field in bad)
+
+
+def test_real_text_matches_the_oracle() -> None:
+    """Longer texts, English and Japanese prose with PDF artefacts, through the whole loop."""
+    rng = random.Random(7)
+    words = ["the", "council", "verification", "market", "seventy-six", "調査", "結果は", "３０％", "（注）",
+             "ﬁnancial", "“policy”", "100 MB", "Straße", "ΣΟΦΙΑ"]  # fmt: skip
+    for _ in range(40):
+        parts = []
+        for _ in range(rng.randrange(50, 400)):
+            parts.append(rng.choice(words))
+            parts.append(rng.choice([" ", " ", " ", "  ", "\n", "-\n", "\ufffe", "\u3000", "", "\u00ad\n"]))
+        _same("".join(parts))
+
+
+def test_line_numbers_counted_from_checkpoints_match_a_full_count() -> None:
+    rng = random.Random(3)
+    text = "".join(rng.choice("ab c\n日") for _ in range(20_000))
+    src = Source("s", "s.txt", "text/plain", text, "0" * 64)
+    for _ in range(5000):
+        offset = rng.randrange(0, len(text) + 1)
+        line_start = text.rfind("\n", 0, offset) + 1
+        assert src.location(offset) == (text.count("\n", 0, offset) + 1, offset - line_start + 1)
