@@ -196,7 +196,8 @@ def run_claimledger_quotes(args: argparse.Namespace) -> None:
     seconds = time.perf_counter() - t0
     kinds = {q["id"]: q["kind"] for q in quotes}
     verified = {f.claim_id for f in report.findings if f.status.value == "verified"}
-    wrong = sum(1 for qid, k in kinds.items() if (qid in verified) == (k == "mutated"))
+    # a mutated or absent quote must not verify; every other quote must
+    wrong = sum(1 for qid, k in kinds.items() if (qid in verified) == (k in ("mutated", "absent")))
     print(json.dumps({
         "seconds": seconds, "peak_kb": _rss_kb(), "baseline_kb": baseline,
         "verified": len(verified), "wrong": wrong, "n": len(quotes),

@@ -1,0 +1,156 @@
+"""The rows of issue 19's "Done when", measured the way it asks: each run a fresh process with a
+cold cache, claimledger, `grep -F -f` and the naive gate interleaved, three rounds, the median,
+the load average recorded before every run.
+
+    .venv/bin/python scripts/bench_done.py                      # full sizes (long: 1 GB of text)
+    .venv/bin/python scripts/bench_done.py --scale 0.1 -o /tmp/done.json
+    .venv/bin/python scripts/bench_done.py --rows 100m_10k halfabsent
+
+Rows (sizes before --scale): 100m_10k (100 MB, 250 documents, 10,000 quotes), halfabsent
+(20 files of 5 MB, 10,000 quotes of which half are absent from every source), 10m_100k
+(10 MB, 100,000 quotes), 1g_1k (1 GB, 2,500 documents, 1,000 quotes), largest (one source,
+1,000 quotes: peak RSS above the process baseline against the source's text and file size),
+warm (the 100m_10k ledger run twice on one cache). The naive gate is measured on a sample of
+quotes and extrapolated linearly, as in `make bench`. Workloads come from scripts/bench.py.
+Prints one JSON object; with -o also writes it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench  # noqa: E402
+
+ROWS: dict[str, tuple[int, int, int, str]] = {
+    # name: (corpus characters, characters per document, quotes, quote maker)
+    "100m_10k": (100_000_000, bench.DOC_CHARS, 10_000, "mixed"),
+    "halfabsent": (100_000_000, 5_000_000, 10_000, "half_absent"),
+    "10m_100k": (10_000_000, bench.DOC_CHARS, 100_000, "mixed"),
+    "1g_1k": (1_000_000_000, bench.DOC_CHARS, 1_000, "mixed"),
+}
+
+
+def _load() -> float:
+    return os.getloadavg()[0]
+
+
+def _ours(docs_dir: Path, qfile: Path, cache: Path) -> dict[str, Any]:
+    shutil.rmtree(cache, ignore_errors=True)
+    load = _load()
+    out = bench.sub("_quotes", "--docs", str(docs_dir), "--quotes", str(qfile), "--cache", str(cache))
+    out["load"] = load
+    return out
+
+
+def quote_row(work: Path, name: str, scale: float, rounds: int, naive_limit: int) -> dict[str, Any]:
+    total, per_doc, n, maker = ROWS[name]
+    total, per_doc, n = int(total * scale), max(1000, int(per_doc * scale)), max(10, int(n * scale))
+    docs_dir = work / f"docs-{name}"
+    docs = bench.build_corpus(docs_dir, total, doc_chars=min(per_doc, total))
+    quotes = bench.make_half_absent_quotes(docs, n) if maker == "half_absent" else bench.make_quotes(docs, n)
+    qfile = work / f"quotes-{name}.json"
+    qfile.write_text(json.dumps(quotes, ensure_ascii=False), "utf-8")
+    norm_docs = bench.normalized_corpus(docs, work / f"norm-{name}")
+    limit = max(5, min(n, naive_limit * 10_000_000 // max(total, 1)))
+    runs = []
+    for r in range(rounds):
+        ours = _ours(docs_dir, qfile, work / f"cache-{name}")
+        load_g = _load()
+        grep_s = bench.grep_floor(norm_docs, quotes, work)
+        load_n = _load()
+        naive = bench.sub("_naive", "--docs", str(docs_dir), "--quotes", str(qfile), "--limit", str(limit))
+        naive_s = naive["seconds"] / naive["measured"] * n
+        runs.append({
+            "ours_s": ours["seconds"], "grep_s": grep_s, "naive_s": naive_s, "naive_measured": naive["measured"],
+            "peak_mb": ours["peak_kb"] / 1024, "run_mb": (ours["peak_kb"] - ours["baseline_kb"]) / 1024,
+            "wrong": ours["wrong"], "verified": ours["verified"],
+            "load": [round(ours["load"], 2), round(load_g, 2), round(load_n, 2)],
+        })  # fmt: skip
+        print(f"  {name} round {r + 1}: ours {ours['seconds']:.2f}s, grep {grep_s:.2f}s, naive {naive_s:.1f}s "
+              f"(load {ours['load']:.1f})", flush=True)  # fmt: skip
+    shutil.rmtree(docs_dir, ignore_errors=True)
+    shutil.rmtree(work / f"norm-{name}", ignore_errors=True)
+    shutil.rmtree(work / f"cache-{name}", ignore_errors=True)
+    return {
+        "row": name, "corpus_mb": total / 1e6, "docs": len(docs), "quotes": n, "rounds": runs,
+        "ours_s": statistics.median(r["ours_s"] for r in runs),
+        "grep_s": statistics.median(r["grep_s"] for r in runs),
+        "naive_s": statistics.median(r["naive_s"] for r in runs),
+        "vs_grep": statistics.median(r["ours_s"] / max(r["grep_s"], 1e-9) for r in runs),
+        "vs_naive": statistics.median(r["naive_s"] / r["ours_s"] for r in runs),
+        "peak_mb": statistics.median(r["peak_mb"] for r in runs),
+        "wrong": max(r["wrong"] for r in runs),
+    }  # fmt: skip
+
+
+def warm_row(work: Path, scale: float, rounds: int) -> dict[str, Any]:
+    total, per_doc, n, _ = ROWS["100m_10k"]
+    total, n = int(total * scale), max(10, int(n * scale))
+    docs_dir = work / "docs-warm"
+    docs = bench.build_corpus(docs_dir, total)
+    qfile = work / "quotes-warm.json"
+    qfile.write_text(json.dumps(bench.make_quotes(docs, n), ensure_ascii=False), "utf-8")
+    runs = []
+    for _ in range(rounds):
+        cache = work / "cache-warm"
+        cold = _ours(docs_dir, qfile, cache)
+        load = _load()
+        warm = bench.sub("_quotes", "--docs", str(docs_dir), "--quotes", str(qfile), "--cache", str(cache))
+        runs.append({"cold_s": cold["seconds"], "warm_s": warm["seconds"], "load": [cold["load"], load]})
+        print(f"  warm: cold {cold['seconds']:.2f}s, warm {warm['seconds']:.2f}s", flush=True)
+    shutil.rmtree(docs_dir, ignore_errors=True)
+    shutil.rmtree(work / "cache-warm", ignore_errors=True)
+    return {"row": "warm", "corpus_mb": total / 1e6, "quotes": n, "rounds": runs,
+            "cold_over_warm": statistics.median(r["cold_s"] / r["warm_s"] for r in runs)}  # fmt: skip
+
+
+def largest_row(work: Path, scale: float, rounds: int) -> dict[str, Any]:
+    runs = [bench.bench_largest_source(work, int(100_000_000 * scale)) for _ in range(rounds)]
+    for r in runs:
+        print(f"  largest: {r['seconds']:.2f}s, {r['run_mb']:.0f} MB above baseline", flush=True)
+    best = sorted(runs, key=lambda r: r["run_mb"])[len(runs) // 2]
+    return {"row": "largest", **best, "vs_text": best["run_mb"] / best["text_mem_mb"],
+            "vs_file": best["run_mb"] / best["source_mb"], "rounds": runs}  # fmt: skip
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--scale", type=float, default=1.0, help="multiply every size (corpus, documents, quotes)")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--rows", nargs="*", default=[*ROWS, "largest", "warm"])
+    ap.add_argument("--naive-limit", type=int, default=200, help="naive quotes measured per 10 MB of corpus")
+    ap.add_argument("-o", "--output", type=Path)
+    args = ap.parse_args()
+    if not bench.BENCH.exists():
+        print(f"bench data not found at {bench.BENCH}", file=sys.stderr)
+        return 2
+    res: dict[str, Any] = {"scale": args.scale, "rounds": args.rounds, "date": time.strftime("%Y-%m-%d %H:%M"),
+                           "python": sys.version.split()[0], "cores": os.cpu_count(), "rows": []}  # fmt: skip
+    with tempfile.TemporaryDirectory(prefix="claimledger-done-") as tmp:
+        work = Path(tmp)
+        for name in args.rows:
+            if name in ROWS:
+                res["rows"].append(quote_row(work, name, args.scale, args.rounds, args.naive_limit))
+            elif name == "warm":
+                res["rows"].append(warm_row(work, args.scale, args.rounds))
+            elif name == "largest":
+                res["rows"].append(largest_row(work, args.scale, args.rounds))
+    text = json.dumps(res, indent=1)
+    if args.output:
+        args.output.write_text(text, "utf-8")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

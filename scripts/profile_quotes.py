@@ -1,0 +1,83 @@
+"""Where the time of a cold quote run goes: gate() under cProfile, summed into the stages of
+issue 19's profile table (docs/benchmarks.md).
+
+    .venv/bin/python scripts/profile_quotes.py --mb 20 --quotes 2000
+    PYTHONPATH=/path/to/old/checkout .venv/bin/python scripts/profile_quotes.py ...   # another tree
+
+The workload is scripts/bench.py's (documents of 400k characters, the bench's quote mix).
+Stages are cProfile cumulative times of the functions that do each job, so they overlap a
+little (evidence mapping is also counted inside the near-miss search); "the rest" is the
+total minus the stages. Prints JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import pstats
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench  # noqa: E402
+
+STAGES = {
+    "reading and normalizing sources": ("load/index.py", "index_source"),
+    "cache write": ("load/index.py", "_store"),
+    "Aho-Corasick scan": ("checks/quote_scan.py", "first_positions"),
+    "automaton build": ("checks/quote_scan.py", "__init__"),
+    "near-miss search": ("checks/quote_scan.py", "nearest_passages"),
+    "mapping offsets back (evidence_at)": ("checks/quote_scan.py", "evidence_at"),
+    "word diffs": ("checks/diff.py", "word_diff"),
+    "overclaim rules": ("checks/builtin.py", "overclaim"),
+    "normalizing quotes": ("claimledger/normalize.py", "normalize_quote"),
+}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--mb", type=float, default=20)
+    ap.add_argument("--quotes", type=int, default=2000)
+    args = ap.parse_args()
+    from claimledger import GateConfig, gate
+    from claimledger.model.claim import Ledger, QuoteClaim
+
+    with tempfile.TemporaryDirectory(prefix="claimledger-prof-") as tmp:
+        work = Path(tmp)
+        docs = bench.build_corpus(work / "docs", int(args.mb * 1e6))
+        quotes = bench.make_quotes(docs, args.quotes)
+        ledger = Ledger(
+            version=1,
+            sources={p.stem: str(p) for p in docs},
+            claims=[QuoteClaim(id=q["id"], kind="quote", source=q["source"], quote=q["quote"]) for q in quotes],
+        )
+        prof = cProfile.Profile()
+        t0 = time.perf_counter()
+        prof.enable()
+        gate(ledger, config=GateConfig(cache_dir=work / "cache"), base_dir=work / "docs")
+        prof.disable()
+        total = time.perf_counter() - t0
+        shutil.rmtree(work / "docs", ignore_errors=True)
+    stats = pstats.Stats(prof).stats  # type: ignore[attr-defined]
+    cum: dict[str, float] = {}
+    for name, (path, func) in STAGES.items():
+        cum[name] = sum(v[3] for (file, _line, fn), v in stats.items() if file.endswith(path) and fn == func)
+    profiled = max(v[3] for v in stats.values())
+    # index_source includes its own cache write
+    cum["reading and normalizing sources"] -= cum["cache write"]
+    rest = profiled - sum(v for k, v in cum.items() if k != "mapping offsets back (evidence_at)")
+    out = {
+        "mb": args.mb, "quotes": args.quotes, "wall_s": total, "profiled_s": profiled,
+        "stages": {k: {"s": round(v, 3), "share": round(v / profiled, 4)} for k, v in cum.items()},
+        "rest": {"s": round(rest, 3), "share": round(rest / profiled, 4)},
+    }  # fmt: skip
+    print(json.dumps(out, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
