@@ -44,12 +44,39 @@ def _load() -> float:
     return os.getloadavg()[0]
 
 
-def _ours(docs_dir: Path, qfile: Path, cache: Path) -> dict[str, Any]:
-    shutil.rmtree(cache, ignore_errors=True)
-    load = _load()
-    out = bench.sub("_quotes", "--docs", str(docs_dir), "--quotes", str(qfile), "--cache", str(cache))
+TREES: dict[str, str | None] = {"this": None}  # name -> source tree put first on PYTHONPATH (--tree)
+
+
+def _ours(docs_dir: Path, qfile: Path, cache: Path, tree: str | None = None, *, fresh: bool = True) -> dict[str, Any]:
+    if fresh:
+        shutil.rmtree(cache, ignore_errors=True)
+    saved = os.environ.get("PYTHONPATH")
+    if tree is not None:
+        os.environ["PYTHONPATH"] = tree
+    try:
+        load = _load()
+        out = bench.sub("_quotes", "--docs", str(docs_dir), "--quotes", str(qfile), "--cache", str(cache))
+    finally:
+        if saved is None:
+            os.environ.pop("PYTHONPATH", None)
+        else:
+            os.environ["PYTHONPATH"] = saved
     out["load"] = load
     return out
+
+
+def _per_tree(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "ours_s": statistics.median(r["ours_s"] for r in runs),
+        "ours_cpu": statistics.median(r["ours_cpu"] for r in runs),
+        "vs_grep": statistics.median(r["ours_s"] / max(r["grep_s"], 1e-9) for r in runs),
+        "vs_naive": statistics.median(r["naive_s"] / r["ours_s"] for r in runs),
+        "vs_grep_cpu": statistics.median(r["ours_cpu"] / max(r["grep_cpu"], 1e-9) for r in runs),
+        "vs_naive_cpu": statistics.median(r["naive_cpu"] / r["ours_cpu"] for r in runs),
+        "peak_mb": statistics.median(r["peak_mb"] for r in runs),
+        "run_mb": statistics.median(r["run_mb"] for r in runs),
+        "wrong": max(r["wrong"] for r in runs),
+    }
 
 
 def quote_row(work: Path, name: str, scale: float, rounds: int, naive_limit: int) -> dict[str, Any]:
@@ -62,34 +89,38 @@ def quote_row(work: Path, name: str, scale: float, rounds: int, naive_limit: int
     qfile.write_text(json.dumps(quotes, ensure_ascii=False), "utf-8")
     norm_docs = bench.normalized_corpus(docs, work / f"norm-{name}")
     limit = max(5, min(n, naive_limit * 10_000_000 // max(total, 1)))
-    runs = []
+    runs: dict[str, list[dict[str, Any]]] = {t: [] for t in TREES}
     for r in range(rounds):
-        ours = _ours(docs_dir, qfile, work / f"cache-{name}")
+        ours = {t: _ours(docs_dir, qfile, work / f"cache-{name}", tree) for t, tree in TREES.items()}
         load_g = _load()
         grep_s = bench.grep_floor(norm_docs, quotes, work)
+        grep_cpu = bench.GREP_CPU[-1]
         load_n = _load()
         naive = bench.sub("_naive", "--docs", str(docs_dir), "--quotes", str(qfile), "--limit", str(limit))
         naive_s = naive["seconds"] / naive["measured"] * n
-        runs.append({
-            "ours_s": ours["seconds"], "grep_s": grep_s, "naive_s": naive_s, "naive_measured": naive["measured"],
-            "peak_mb": ours["peak_kb"] / 1024, "run_mb": (ours["peak_kb"] - ours["baseline_kb"]) / 1024,
-            "wrong": ours["wrong"], "verified": ours["verified"],
-            "load": [round(ours["load"], 2), round(load_g, 2), round(load_n, 2)],
-        })  # fmt: skip
-        print(f"  {name} round {r + 1}: ours {ours['seconds']:.2f}s, grep {grep_s:.2f}s, naive {naive_s:.1f}s "
-              f"(load {ours['load']:.1f})", flush=True)  # fmt: skip
+        naive_cpu = naive["cpu_s"] / naive["measured"] * n
+        for t, o in ours.items():
+            runs[t].append({
+                "ours_s": o["seconds"], "ours_cpu": o["cpu_s"], "grep_s": grep_s, "grep_cpu": grep_cpu,
+                "naive_s": naive_s, "naive_cpu": naive_cpu, "naive_measured": naive["measured"],
+                "peak_mb": o["peak_kb"] / 1024, "run_mb": (o["peak_kb"] - o["baseline_kb"]) / 1024,
+                "wrong": o["wrong"], "verified": o["verified"],
+                "load": [round(o["load"], 2), round(load_g, 2), round(load_n, 2)],
+            })  # fmt: skip
+            print(f"  {name} round {r + 1} [{t}]: ours {o['seconds']:.2f}s ({o['cpu_s']:.2f}s CPU), grep {grep_s:.2f}s "
+                  f"({grep_cpu:.2f}s CPU), naive {naive_s:.1f}s ({naive_cpu:.1f}s CPU), load {o['load']:.1f}",
+                  flush=True)  # fmt: skip
     shutil.rmtree(docs_dir, ignore_errors=True)
     shutil.rmtree(work / f"norm-{name}", ignore_errors=True)
     shutil.rmtree(work / f"cache-{name}", ignore_errors=True)
+    first = next(iter(runs.values()))
     return {
         "row": name, "corpus_mb": total / 1e6, "docs": len(docs), "quotes": n, "rounds": runs,
-        "ours_s": statistics.median(r["ours_s"] for r in runs),
-        "grep_s": statistics.median(r["grep_s"] for r in runs),
-        "naive_s": statistics.median(r["naive_s"] for r in runs),
-        "vs_grep": statistics.median(r["ours_s"] / max(r["grep_s"], 1e-9) for r in runs),
-        "vs_naive": statistics.median(r["naive_s"] / r["ours_s"] for r in runs),
-        "peak_mb": statistics.median(r["peak_mb"] for r in runs),
-        "wrong": max(r["wrong"] for r in runs),
+        "grep_s": statistics.median(r["grep_s"] for r in first),
+        "grep_cpu": statistics.median(r["grep_cpu"] for r in first),
+        "naive_s": statistics.median(r["naive_s"] for r in first),
+        "naive_cpu": statistics.median(r["naive_cpu"] for r in first),
+        "trees": {t: _per_tree(rs) for t, rs in runs.items()},
     }  # fmt: skip
 
 
@@ -100,27 +131,43 @@ def warm_row(work: Path, scale: float, rounds: int) -> dict[str, Any]:
     docs = bench.build_corpus(docs_dir, total)
     qfile = work / "quotes-warm.json"
     qfile.write_text(json.dumps(bench.make_quotes(docs, n), ensure_ascii=False), "utf-8")
-    runs = []
+    runs: dict[str, list[dict[str, Any]]] = {t: [] for t in TREES}
     for _ in range(rounds):
-        cache = work / "cache-warm"
-        cold = _ours(docs_dir, qfile, cache)
-        load = _load()
-        warm = bench.sub("_quotes", "--docs", str(docs_dir), "--quotes", str(qfile), "--cache", str(cache))
-        runs.append({"cold_s": cold["seconds"], "warm_s": warm["seconds"], "load": [cold["load"], load]})
-        print(f"  warm: cold {cold['seconds']:.2f}s, warm {warm['seconds']:.2f}s", flush=True)
+        for t, tree in TREES.items():
+            cache = work / "cache-warm"
+            cold = _ours(docs_dir, qfile, cache, tree)
+            warm = _ours(docs_dir, qfile, cache, tree, fresh=False)
+            runs[t].append({"cold_s": cold["seconds"], "warm_s": warm["seconds"], "cold_cpu": cold["cpu_s"],
+                            "warm_cpu": warm["cpu_s"], "load": [cold["load"], warm["load"]]})  # fmt: skip
+            print(f"  warm [{t}]: cold {cold['seconds']:.2f}s ({cold['cpu_s']:.2f}s CPU), warm {warm['seconds']:.2f}s "
+                  f"({warm['cpu_s']:.2f}s CPU)", flush=True)  # fmt: skip
     shutil.rmtree(docs_dir, ignore_errors=True)
     shutil.rmtree(work / "cache-warm", ignore_errors=True)
-    return {"row": "warm", "corpus_mb": total / 1e6, "quotes": n, "rounds": runs,
-            "cold_over_warm": statistics.median(r["cold_s"] / r["warm_s"] for r in runs)}  # fmt: skip
+    return {"row": "warm", "corpus_mb": total / 1e6, "quotes": n, "rounds": runs, "trees": {
+        t: {"cold_over_warm": statistics.median(r["cold_s"] / r["warm_s"] for r in rs),
+            "cold_over_warm_cpu": statistics.median(r["cold_cpu"] / r["warm_cpu"] for r in rs)}
+        for t, rs in runs.items()}}  # fmt: skip
 
 
 def largest_row(work: Path, scale: float, rounds: int) -> dict[str, Any]:
-    runs = [bench.bench_largest_source(work, int(100_000_000 * scale)) for _ in range(rounds)]
-    for r in runs:
-        print(f"  largest: {r['seconds']:.2f}s, {r['run_mb']:.0f} MB above baseline", flush=True)
-    best = sorted(runs, key=lambda r: r["run_mb"])[len(runs) // 2]
-    return {"row": "largest", **best, "vs_text": best["run_mb"] / best["text_mem_mb"],
-            "vs_file": best["run_mb"] / best["source_mb"], "rounds": runs}  # fmt: skip
+    out: dict[str, Any] = {"row": "largest", "trees": {}}
+    saved = os.environ.get("PYTHONPATH")
+    for t, tree in TREES.items():
+        if tree is not None:
+            os.environ["PYTHONPATH"] = tree
+        try:
+            runs = [bench.bench_largest_source(work, int(100_000_000 * scale)) for _ in range(rounds)]
+        finally:
+            if saved is None:
+                os.environ.pop("PYTHONPATH", None)
+            else:
+                os.environ["PYTHONPATH"] = saved
+        for r in runs:
+            print(f"  largest [{t}]: {r['seconds']:.2f}s, {r['run_mb']:.0f} MB above baseline", flush=True)
+        mid = sorted(runs, key=lambda r: r["run_mb"])[len(runs) // 2]
+        out["trees"][t] = {**mid, "vs_text": mid["run_mb"] / mid["text_mem_mb"],
+                           "vs_file": mid["run_mb"] / mid["source_mb"], "rounds": runs}  # fmt: skip
+    return out
 
 
 def main() -> int:
@@ -129,8 +176,15 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--rows", nargs="*", default=[*ROWS, "largest", "warm"])
     ap.add_argument("--naive-limit", type=int, default=200, help="naive quotes measured per 10 MB of corpus")
+    ap.add_argument("--tree", action="append", default=[], metavar="NAME=PATH",
+                    help="measure claimledger from this source tree too (PYTHONPATH), interleaved; repeatable")
     ap.add_argument("-o", "--output", type=Path)
     args = ap.parse_args()
+    if args.tree:
+        TREES.clear()
+        for spec in args.tree:
+            name, _, path = spec.partition("=")
+            TREES[name] = str(Path(path).resolve())
     if not bench.BENCH.exists():
         print(f"bench data not found at {bench.BENCH}", file=sys.stderr)
         return 2
