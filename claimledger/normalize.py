@@ -465,7 +465,7 @@ def normalize(text: str, *, keep_break_hyphens: bool = False) -> Normalized:
             # one whitespace character maps one to one; a longer run maps as a whole
             b.add(" ", s, e, e - s == 1)
         pos = e
-    del text  # the working copy; only the original and the result stay
+    del text, find  # the working copy (find is bound to it); only the original and the result stay
     return b.build()
 
 
