@@ -18,11 +18,10 @@ from claimledger.model.finding import Finding, Offered, Reason, Status
 from claimledger.model.report import Report
 from claimledger.reconcile import outcome_of, tiered
 from claimledger.registry import run_checks
-from claimledger.run import DraftRun, Run, crashed, draft_facts, error_text, guarded
+from claimledger.run import DraftRun, Run, draft_facts, error_text, guarded
 
 if TYPE_CHECKING:
     from claimledger.judge import Judge
-    from claimledger.refs.model import Reference
     from claimledger.refs.verdicts import Verdict
 
 Progress = Callable[[str, int, int], None]
@@ -194,39 +193,6 @@ def _check_draft(
     return len(added) + len(drafted)
 
 
-def _reference_verdicts(
-    references: Sequence[Reference], config: GateConfig, progress: Progress | None
-) -> list[Verdict] | Exception:
-    """Every bibliography entry against the services; a crash is returned (it becomes the findings)."""
-    from claimledger.refs import verify_references
-    from claimledger.refs.findings import settings_from
-
-    def tick(done: int, total: int, key: str) -> None:
-        if progress:
-            progress("checking references", done, total)
-
-    try:
-        return verify_references(references, settings_from(config), tick)
-    except Exception as exc:  # fail closed: no reference is verified by a crash
-        return exc
-
-
-def _references_step(
-    references: Sequence[Reference], verdicts: list[Verdict] | Exception, findings: list[Finding]
-) -> None:
-    """One finding per bibliography entry (claim_id = its citation key)."""
-    from claimledger.refs.findings import verdict_findings
-
-    if isinstance(verdicts, Exception):
-        message = (
-            f"internal error while checking references ({error_text(verdicts)}); nothing this step would have "
-            "checked is verified — please report this"
-        )
-        findings.extend(crashed(r.key, "reference", Reason.CHECK_CRASHED, message) for r in references)
-        return
-    findings.extend(verdict_findings(verdicts))
-
-
 def _fetch_sources(
     run: Run, verdicts: list[Verdict] | Exception, draft: str | Path | None, fmt: str | None
 ) -> tuple[Run, dict[str, str], dict[str, str]]:
@@ -305,15 +271,18 @@ def gate(
     run = Run.open(ledger, sources=sources, datasets=datasets, config=config, base_dir=base_dir)
     parsed, ctx, config = run.ledger, run.ctx, run.config
     from claimledger.refs.findings import ledger_references
+    from claimledger.refs.kind import ReferenceClaim, install, verify
 
     references = ledger_references(parsed, run.folder, config.bib_files)
     parsed._reference_keys = frozenset(r.key for r in references)
     parsed._reference_order = tuple(r.key for r in references)
+    listed = {c.id for c in parsed.claims if isinstance(c, ReferenceClaim)}  # `kind: reference` under claims:
+    entries = [ReferenceClaim.of(r) for r in references if r.key not in listed]  # the bibliography's
     verdicts: list[Verdict] | Exception | None = None
     inferred: dict[str, str] = {}
     skipped: dict[str, str] = {}
     if references and config.fetch_sources:  # verdicts first: only a verified entry may lend its PDF
-        verdicts = _reference_verdicts(references, config, progress)
+        verdicts = verify(references, ctx, progress)
         run, inferred, skipped = _fetch_sources(run, verdicts, draft, draft_format)
         parsed, ctx = run.ledger, run.ctx
     from claimledger.checks.attribution import record_text, with_records
@@ -323,6 +292,8 @@ def gate(
         _record_sections(parsed, draft, draft_format)
     findings: list[Finding] = []
     with run:
+        if references:  # every entry at once, concurrently; each reference claim's check reads its verdict
+            install(ctx, verdicts if verdicts is not None else verify(references, ctx, progress))
         total = len(parsed.claims)
         if progress:
             progress("locating quotes", 0, total)
@@ -333,11 +304,9 @@ def gate(
             findings.extend(_run_claim(claim, ctx))
         if progress:
             progress("checking claims", total, total)
-        if references:
-            if verdicts is None:
-                verdicts = _reference_verdicts(references, config, progress)
-            _references_step(references, verdicts, findings)
-        draft_total = len(references)
+        for entry in entries:  # the bibliography's entries, claims of kind `reference`
+            findings.extend(_run_claim(entry, ctx))
+        draft_total = len(entries)
         drafted: list[AttributionClaim] = []
         if draft is not None:
             examined, _ = guarded(

@@ -56,7 +56,7 @@ __all__ = [
 ]
 
 #: Modules of claimledger that register the built-in checks, imported like plugins.
-BUILTIN_MODULES: tuple[str, ...] = ("claimledger.checks.builtin",)
+BUILTIN_MODULES: tuple[str, ...] = ("claimledger.checks.builtin", "claimledger.refs.kind")
 #: The entry-point group an installed plugin declares its module in.
 ENTRY_POINT_GROUP = "claimledger.plugins"
 

@@ -123,7 +123,7 @@ def test_a_plugin_kind_joins_the_ledger_schema(tmp_path: Path) -> None:
     schema = json.loads(done.stdout)
     assert "RetractionClaim" in schema["$defs"]
     mapping = schema["properties"]["claims"]["items"]["discriminator"]["mapping"]
-    assert set(mapping) == {"quote", "number", "negative", "attribution", "dataset", "retraction"}
+    assert set(mapping) == {"quote", "number", "negative", "attribution", "dataset", "reference", "retraction"}
 
 
 def test_a_kind_with_no_check_is_never_verified(tmp_path: Path) -> None:
@@ -147,16 +147,20 @@ def test_a_plugin_that_fails_to_import_is_an_input_error_not_a_traceback(tmp_pat
 
 
 def test_the_built_in_kinds_register_through_the_same_decorators() -> None:
+    from claimledger.registry import load_plugins
+
+    load_plugins()  # the kind modules of BUILTIN_MODULES (refs.kind: bibliography entries)
     kinds = claim_kinds()
-    assert list(kinds) == ["quote", "number", "negative", "attribution", "dataset"]
+    assert list(kinds) == ["quote", "number", "negative", "attribution", "dataset", "reference"]
     assert (kinds["quote"], kinds["number"], kinds["negative"]) == (QuoteClaim, NumberClaim, NegativeClaim)
-    assert BUILTIN_MODULES == ("claimledger.checks.builtin",)
+    assert BUILTIN_MODULES == ("claimledger.checks.builtin", "claimledger.refs.kind")
     assert [s.name for s in checks_for("quote")] == ["literal_quote", "overclaim", "scope", "locator"]
     assert [s.name for s in checks_for("number")] == ["numeric_recompute", "overclaim", "scope"]
     assert [s.name for s in checks_for("negative")] == ["negative_claim"]
     assert [s.name for s in checks_for("attribution")] == ["attribution"]
     assert [s.name for s in checks_for("dataset")] == ["dataset"]
-    assert {s.module for k in kinds for s in checks_for(k)} == {"claimledger.checks.builtin"}
+    assert [s.name for s in checks_for("reference")] == ["reference"]
+    assert {s.module for k in kinds for s in checks_for(k)} == {"claimledger.checks.builtin", "claimledger.refs.kind"}
 
 
 def test_the_registry_refuses_duplicates_and_unknown_kinds() -> None:

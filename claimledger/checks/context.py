@@ -40,6 +40,7 @@ class RunContext:
     _pinned: dict[str, IndexedSource] = field(default_factory=dict)
     _data: DataStore | None = None
     metrics: MetricRegistry = field(default_factory=run_registry)
+    shared: dict[str, object] = field(default_factory=dict)  # what a kind module prefetches for its checks
 
     @classmethod
     def create(

@@ -43,8 +43,9 @@ def _location(ref: Reference) -> dict[str, object] | None:
     return {"file": ref.origin, "line": None, "in": "bibliography"} if ref.origin else None
 
 
-def verdict_findings(verdicts: Sequence[Verdict]) -> list[Finding]:
-    """One finding per verdict; an erratum adds a LOW note beside the verified one."""
+def verdict_findings(verdicts: Sequence[Verdict], *, tiered: bool = True) -> list[Finding]:
+    """One finding per verdict; an erratum adds a LOW note beside the verified one. ``tiered=False``: as a
+    registered check returns them (the run gives the tier)."""
     out: list[Finding] = []
     for v in verdicts:
         extra: dict[str, object] = {
@@ -64,7 +65,7 @@ def verdict_findings(verdicts: Sequence[Verdict]) -> list[Finding]:
                 v.reference.key, CHECK, _STATUS[code], Reason(code), message, claimed=claimed,
                 location=_location(v.reference), diff="\n".join(v.differences) or None, extra=extra,
             )  # fmt: skip
-            out.append(assign_tier(finding, None))
+            out.append(assign_tier(finding, None) if tiered else finding)
     return out
 
 
@@ -76,6 +77,10 @@ def ledger_references(ledger: Ledger, folder: Path, extra_files: Sequence[Path] 
     refs = read_ledger_references(
         [r.model_dump(exclude_none=True) for r in ledger.references], ledger._path or "ledger"
     )
+    for claim in ledger.claims:  # `kind: reference` claims (claimledger.refs.kind) are entries too
+        as_reference = getattr(claim, "reference", None)
+        if getattr(claim, "kind", None) == "reference" and callable(as_reference):
+            refs.append(as_reference(f"{ledger._path or 'ledger'}: claims"))
     for name in ledger.bibliography_files():
         refs += read_bibliography(folder / name)
     for path in extra_files:
