@@ -12,6 +12,7 @@ the live services. Faults (status, Retry-After, delay) are scripted per path.
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -43,6 +44,11 @@ class Work:
     erratum_notice: str = ""  # DOI of an erratum
     openalex_id: str = ""
     oa_pdf: str = ""  # a name under the fake's /pdf/: OpenAlex best_oa_location.pdf_url points there
+    # more notices: (type, notice DOI, source) as Crossref's updated-by gives them; source "publisher" (a notice
+    # deposited by the publisher, also found by /works?filter=updates:) or "retraction-watch" (on the record only)
+    notices: tuple[tuple[str, str, str], ...] = ()
+    resource_type: str = ""  # DataCite resourceTypeGeneral for a DataCite-registered work (Dataset, Software)
+    preprint_doi: str = ""  # Crossref relation has-preprint (never a retraction)
 
 
 @dataclass
@@ -72,6 +78,34 @@ def _json(obj: Any) -> bytes:
     return json.dumps(obj, ensure_ascii=False).encode()
 
 
+def _date(year: int, month: int, day: int) -> dict[str, Any]:
+    import datetime
+
+    stamp = datetime.datetime(year, month, day, tzinfo=datetime.UTC)
+    return {"date-parts": [[year, month, day]], "date-time": stamp.strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "timestamp": int(stamp.timestamp() * 1000)}  # fmt: skip
+
+
+def all_notices(w: Work) -> list[tuple[str, str, str]]:
+    """(type, notice DOI, source) of every notice about ``w``."""
+    out = list(w.notices)
+    if w.retraction_notice:
+        out.append(("retraction", w.retraction_notice, "publisher"))
+    if w.erratum_notice:
+        out.append(("erratum", w.erratum_notice, "publisher"))
+    return out
+
+
+def update_entry(kind: str, doi: str, source: str, year: int) -> dict[str, Any]:
+    """One Crossref Update (``updated-by`` / ``update-to``): updated, DOI, type, label, source[, record-id].
+    Shape from Crossref's REST API documentation (api_format.md, Update) and its Retraction Watch notes."""
+    entry: dict[str, Any] = {"updated": _date(year, 1, 5), "DOI": doi, "type": kind,
+                             "label": kind.replace("_", " ").capitalize(), "source": source}  # fmt: skip
+    if source == "retraction-watch":
+        entry["record-id"] = str(40000 + sum(map(ord, doi)))
+    return entry
+
+
 def crossref_item(w: Work, score: float | None = None) -> dict[str, Any]:
     item: dict[str, Any] = {
         "DOI": w.doi,
@@ -92,6 +126,11 @@ def crossref_item(w: Work, score: float | None = None) -> dict[str, Any]:
         "link": [{"URL": f"https://example.org/pdf/{w.doi}.pdf", "content-type": "application/pdf",
                   "content-version": "vor", "intended-application": "text-mining"}],
     }
+    notices = all_notices(w)
+    if notices:
+        item["updated-by"] = [update_entry(k, d, src, w.year + 2) for k, d, src in notices]
+    if w.preprint_doi:
+        item["relation"] = {"has-preprint": [{"id-type": "doi", "id": w.preprint_doi, "asserted-by": "subject"}]}
     if w.subtitle:
         item["subtitle"] = [w.subtitle]
     if w.kind == "posted-content":
@@ -108,8 +147,7 @@ def notice_item(w: Work, notice_doi: str, kind: str) -> dict[str, Any]:
         "title": [f"{kind.capitalize()}: {w.title}"],
         "container-title": [w.venue],
         "issued": {"date-parts": [[w.year + 2, 1, 5]]},
-        "update-to": [{"updated": {"date-parts": [[w.year + 2, 1, 5]]}, "DOI": w.doi, "type": kind,
-                       "label": kind.capitalize()}],
+        "update-to": [update_entry(kind, w.doi, "publisher", w.year + 2)],
     }
 
 
@@ -125,7 +163,7 @@ def datacite_doc(w: Work, doi: str) -> dict[str, Any]:
         "publicationYear": w.year,
         "types": {"ris": "GEN" if is_arxiv else "DATA", "bibtex": "misc", "citeproc": "article",
                   "schemaOrg": "ScholarlyArticle", "resourceType": "Article",
-                  "resourceTypeGeneral": "Preprint" if is_arxiv else "Dataset"},
+                  "resourceTypeGeneral": "Preprint" if is_arxiv else (w.resource_type or "Dataset")},
         "url": f"https://arxiv.org/abs/{w.arxiv}" if is_arxiv else "https://example.org/record",
         "relatedIdentifiers": [], "state": "findable",
     }}}  # fmt: skip
@@ -153,7 +191,7 @@ def openalex_work(w: Work, base: str = "") -> dict[str, Any]:
         "primary_location": {"is_oa": True, "source": venue_src, "pdf_url": None},
         "best_oa_location": {"is_oa": True, "pdf_url": f"{base}/pdf/{w.oa_pdf}" if w.oa_pdf and base
                              else f"https://example.org/oa/{ident}.pdf"},
-        "is_retracted": bool(w.retraction_notice),
+        "is_retracted": any(k in ("retraction", "withdrawal", "removal") for k, _, _ in all_notices(w)),
         "cited_by_count": 3,
     }
 
@@ -239,10 +277,7 @@ class World:
                     items = []
                     for w in self.works:
                         if w.doi.lower() == doi and "crossref" in w.services:
-                            if w.retraction_notice:
-                                items.append(notice_item(w, w.retraction_notice, "retraction"))
-                            if w.erratum_notice:
-                                items.append(notice_item(w, w.erratum_notice, "erratum"))
+                            items += [notice_item(w, d, k) for k, d, src in all_notices(w) if src == "publisher"]
                     return 200, "application/json", _json({"status": "ok", "message-type": "work-list",
                         "message-version": "1.0.0", "message": {"facets": {}, "total-results": len(items),
                         "items": items, "items-per-page": 20, "query": {"start-index": 0, "search-terms": None}}})  # fmt: skip
@@ -251,6 +286,17 @@ class World:
                     "message-version": "1.0.0", "message": {"facets": {}, "total-results": len(hits),
                     "items": [crossref_item(w, s) for s, w in hits], "items-per-page": len(hits),
                     "query": {"start-index": 0, "search-terms": q.get("query.bibliographic")}}})  # fmt: skip
+        if service == "datacite" and rest == "/dois":
+            m = re.fullmatch(r"titles\.title:\((.*)\)", q.get("query", ""))
+            words = m.group(1) if m else q.get("query", "")
+            hits = [w for w in self.works if "datacite" in w.services and w.doi
+                    and fuzz.token_set_ratio(words.casefold(), w.title.casefold()) >= 60]  # fmt: skip
+            hits.sort(key=lambda w: -fuzz.token_sort_ratio(words.casefold(), w.title.casefold()))
+            hits = hits[: int(q.get("page[size]", "25"))]
+            return 200, "application/vnd.api+json", _json({
+                "data": [datacite_doc(w, w.doi)["data"] for w in hits],
+                "meta": {"total": len(hits), "totalPages": 1, "page": 1},
+                "links": {"self": "https://api.datacite.org/dois?query=" + q.get("query", "")}})  # fmt: skip
         if service == "datacite" and rest.startswith("/dois/"):
             doi = unquote(rest[len("/dois/"):])
             w = self.by_doi("datacite", doi)
@@ -267,8 +313,6 @@ class World:
         if service == "arxiv" and rest == "/query":
             ident = q.get("id_list", "")
             qs = f"id_list={ident}"
-            import re
-
             if not re.fullmatch(r"\d{4}\.\d{4,5}(v\d+)?|[a-z\-]+(\.[A-Z]{2})?/\d{7}(v\d+)?", ident):
                 return 400, "application/atom+xml", arxiv_feed([ARXIV_ERROR.format(id=escape(ident))], qs)
             found = [w for w in self.works if "arxiv" in w.services and w.arxiv == ident.split("v")[0]]

@@ -36,6 +36,10 @@ class Resolver:
     def search(self, ref: Reference) -> list[Record]:
         raise NotImplementedError
 
+    def searches(self, ref: Reference) -> bool:
+        """Whether this service is asked in a title search for ``ref`` (DataCite: datasets and software only)."""
+        return self.can_search
+
     def _get(self, path: str, params: dict[str, str] | None = None, accept: str = "application/json") -> Answer:
         return self.client.get(self.name, self.base_url, path, params, accept=accept,
                                secrets=self.secrets(), user_agent=self.user_agent())  # fmt: skip

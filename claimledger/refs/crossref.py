@@ -24,13 +24,18 @@ def _year(msg: dict[str, Any]) -> int | None:
 
 
 def _updates(items: Any) -> list[Update]:
-    out = []
+    """Crossref Updates (``updated-by``, ``update-to``): ``type`` decides (retraction, withdrawal, removal,
+    partial_retraction retract; correction, erratum, corrigendum, expression_of_concern, new_version, ... do
+    not); ``source`` (publisher, retraction-watch) may list one notice twice: kept once. Crossref's
+    ``relation`` (has-preprint, is-version-of, ...) never says retracted and is not read here."""
+    out: dict[tuple[str, str], Update] = {}
     for item in as_list(items):
         item = as_dict(item)
-        kind = as_str(item.get("type")).lower()
+        kind = as_str(item.get("type")).lower().replace("-", "_")
         if kind:
-            out.append(Update(kind, normalize_doi(as_str(item.get("DOI"))), as_str(item.get("label"))))
-    return out
+            doi = normalize_doi(as_str(item.get("DOI")))
+            out.setdefault((kind, doi), Update(kind, doi, as_str(item.get("label"))))
+    return list(out.values())
 
 
 def parse_work(msg: dict[str, Any]) -> Record:

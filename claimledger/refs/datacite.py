@@ -1,19 +1,56 @@
-"""DataCite: ``/dois/{doi}`` (JSON:API ``data.attributes``). arXiv DOIs (10.48550/arXiv.*) live here."""
+"""DataCite: ``/dois/{doi}`` and ``/dois?query=`` (JSON:API ``data.attributes``). arXiv DOIs
+(10.48550/arXiv.*) live here, and most DOIs of datasets and software (Zenodo, figshare, Dryad, Dataverse).
+
+A title search is asked only for an entry without an identifier that looks like a dataset or software
+(:func:`looks_like_data`): an article's title is searched on Crossref, arXiv and OpenAlex.
+"""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import quote
 
-from claimledger.refs.base import Resolver, as_dict, as_list, as_str, as_year
+from claimledger.refs.base import SEARCH_ROWS, Resolver, as_dict, as_list, as_str, as_year
 from claimledger.refs.client import ServiceError
-from claimledger.refs.model import Record, normalize_arxiv, normalize_doi
+from claimledger.refs.model import Record, Reference, normalize_arxiv, normalize_doi
 
 ARXIV_PREFIX = "10.48550/arxiv."
+DATA_TYPES = frozenset({"dataset", "data", "software", "code", "codeartifact"})  # BibLaTeX, CSL, entry types
+_DATA_PLACES = re.compile(
+    r"zenodo|figshare|dryad|dataverse|pangaea|osf\.io|open science framework|github|gitlab|software heritage"
+    r"|icpsr|mendeley data|uk data service|data archive|data repository|10\.5281/|10\.6084/|10\.5061/",
+    re.IGNORECASE,
+)
+_DATA_WORDS = re.compile(
+    r"\b(data ?sets?|databases?|corpus|corpora|software|toolkit|toolbox|source code|replication (?:data|package)"
+    r"|(?:r|python) package)\b|\bv(?:ersion ?)?\d+(?:\.\d+)+\b"
+    r"|データセット|データベース|コーパス|ソフトウェア|ツールキット|再現用データ",
+    re.IGNORECASE,
+)
+_LUCENE_SPECIAL = re.compile(r'[+\-!(){}\[\]^"~*?:\\/&|]')
+
+
+def looks_like_data(ref: Reference) -> bool:
+    """A dataset or software: its entry type, a data repository in its venue or URL, or its title's words."""
+    if ref.entry_type in DATA_TYPES:
+        return True
+    if _DATA_PLACES.search(" ".join((ref.venue, ref.url))):
+        return True
+    return bool(_DATA_WORDS.search(ref.title))
+
+
+def title_query(title: str) -> str:
+    """``titles.title:(w1 w2 ...)`` with the Lucene query syntax's special characters taken out."""
+    words = _LUCENE_SPECIAL.sub(" ", title).split()
+    return f"titles.title:({' '.join(words)})" if words else ""
 
 
 def parse_doi(attrs: dict[str, Any]) -> Record:
-    titles = [as_str(as_dict(t).get("title")) for t in as_list(attrs.get("titles"))]
+    typed = [as_dict(t) for t in as_list(attrs.get("titles"))]
+    # the main title has no titleType; AlternativeTitle, Subtitle, TranslatedTitle, Other follow it
+    typed.sort(key=lambda t: bool(as_str(t.get("titleType"))))
+    titles = [as_str(t.get("title")) for t in typed]
     titles = [t for t in titles if t]
     authors, surnames = [], []
     for c in as_list(attrs.get("creators")):
@@ -47,6 +84,26 @@ class DataCite(Resolver):
     env_var = "CLAIMLEDGER_DATACITE_URL"
     default_base = "https://api.datacite.org"
     can_doi = True
+    can_search = True
+
+    def searches(self, ref: Reference) -> bool:
+        return looks_like_data(ref)
+
+    def search(self, ref: Reference) -> list[Record]:
+        query = title_query(ref.title) if self.searches(ref) else ""
+        if not query:
+            return []
+        params = {"query": query, "page[size]": str(SEARCH_ROWS), "sort": "relevance"}
+        answer = self._get("/dois", params, accept="application/vnd.api+json")
+        if answer.status == 404:
+            return []
+        items = as_list(as_dict(self._json(answer)).get("data"))
+        out = []
+        for item in items:
+            attrs = as_dict(as_dict(item).get("attributes"))
+            if attrs:
+                out.append(parse_doi(attrs))
+        return out
 
     def by_doi(self, doi: str) -> Record | None:
         answer = self._get(f"/dois/{quote(doi, safe='/:;()')}", accept="application/vnd.api+json")

@@ -131,7 +131,7 @@ class ReferenceChecker:
 
     def _search_all(self, ref: Reference, trail: _Trail) -> list[Comparison]:
         comps: list[Comparison] = []
-        for resolver in (r for r in self.resolvers if r.can_search):
+        for resolver in (r for r in self.resolvers if r.can_search and r.searches(ref)):
             comps += [compare(ref, rec, self.options) for rec in trail.search(resolver, ref)]
             if any(c.all_ok and not c.unconfirmed for c in comps):
                 break
@@ -223,6 +223,14 @@ class ReferenceChecker:
         return [v for v in out if v is not None]
 
 
+# what a notice that is not a retraction means for the citing writer (Crossref update types)
+_AFTER_NOTICE = {
+    "expression of concern": "not retracted, but the publisher has raised a concern: read the notice",
+    "new version": "the work stands; a newer version exists",
+    "new edition": "the work stands; a newer edition exists",
+}
+
+
 def _name(record: Record) -> str:
     year = f", {record.year}" if record.year else ""
     first = record.authors[0] if record.authors else "no authors"
@@ -267,8 +275,10 @@ def _confirmed(ref: Reference, good: list[Comparison], every: list[Comparison], 
     corrections = [u for c in same_work for u in c.record.updates if u.kind not in RETRACTING]
     if corrections:
         u = corrections[0]
-        return _v(ref, CORRECTED, f"verified by {best.record.service}; note: a {u.kind} was published"
-                  + (f" ({u.doi})" if u.doi else "") + " - the work stands, check the corrected version",
+        kind = u.kind.replace("_", " ").replace("-", " ")
+        after = _AFTER_NOTICE.get(kind, "the work stands, check the corrected version")
+        return _v(ref, CORRECTED, f"verified by {best.record.service}; note: {'an' if kind[:1] in 'aeiou' else 'a'} "
+                  f"{kind} was published" + (f" ({u.doi})" if u.doi else "") + f" - {after}",
                   best.record, (), trail)  # fmt: skip
     if unconfirmed:
         fields = ", ".join(sorted(unconfirmed))
