@@ -236,6 +236,105 @@ def build_cases(works: list[Work], seed: int) -> list[Case]:
     return real + fake
 
 
+DATA_FORMS = ["{t} Dataset: {s}", "A Benchmark Dataset for {t}", "{t} Corpus ({s})", "Replication Data for: {m} for {t}"]
+TOOL_NAMES = ["tidyflood", "quotecheck", "reefmon", "glacierpy", "dialectid", "cropcast"]
+JA_DATA_FORMS = ["{t}のためのデータセット", "{t}コーパス"]
+DATA_FAMILIES = ("title_reworded", "authors_swapped", "year_moved", "invented_dataset")
+
+
+def build_data_works(seed: int) -> list[Work]:
+    """20 datasets and software packages that only DataCite holds (Zenodo/figshare DOIs), EN and JA."""
+    rng = random.Random(seed + 7)
+    works: list[Work] = []
+    titles: set[str] = set()
+    while len(works) < 20:
+        n = len(works)
+        m, t, st = rng.choice(METHODS), rng.choice(TASKS), rng.choice(SETTINGS)
+        if n >= 15:
+            title, ja, rtype = rng.choice(JA_DATA_FORMS).format(t=JA_TOPICS[n - 15]), True, "Dataset"
+        elif n >= 11:
+            title, ja, rtype = f"{TOOL_NAMES[n - 11]}: a toolkit for {t}", False, "Software"
+        else:
+            title, ja, rtype = rng.choice(DATA_FORMS).format(t=t, s=st, m=m), False, "Dataset"
+        if title in titles:
+            continue
+        titles.add(title)
+        repo = rng.choice(["Zenodo", "figshare"])
+        doi = f"10.5281/zenodo.{7000000 + n}" if repo == "Zenodo" else f"10.6084/m9.figshare.{2100000 + n}"
+        works.append(Work(title, _authors(rng, ja), rng.randint(2012, 2024), venue=repo, doi=doi,
+                          services=("datacite",), resource_type=rtype))  # fmt: skip
+    return works
+
+
+def build_data_cases(works: list[Work], seed: int) -> list[Case]:
+    """Each work cited by title alone (the DataCite title search), and one fabricated variant of each."""
+    rng = random.Random(seed + 8)
+    real = []
+    for i, w in enumerate(works):
+        ref = replace(cite(w, rng, f"data{i:03d}"), doi="", arxiv="")
+        kind = "software" if "toolkit" in w.title else "dataset"
+        real.append(Case(replace(ref, entry_type=rng.choice([kind, "misc", ""])), "real", True))
+    fake: list[Case] = []
+    for i, (case, w) in enumerate(zip(real, works, strict=True)):
+        family = DATA_FAMILIES[i % len(DATA_FAMILIES)]
+        ref = replace(case.ref, key=f"fabdata{i:03d}")
+        if family == "invented_dataset":
+            ja = any("\u3040" <= ch <= "\u9fff" for ch in w.title)
+            title = (f"{rng.choice(JA_TOPICS)}の全国縦断データセット" if ja else
+                     f"{rng.choice(TASKS)} Dataset: {rng.choice(SETTINGS)} ({rng.choice(METHODS)} Annotations)")  # fmt: skip
+            fab = replace(ref, title=title)
+        else:
+            fab = fabricate(ref, w, works, family, rng)
+        fake.append(Case(fab, family, False))
+    return real + fake
+
+
+def run_data(seed: int) -> tuple[list[Case], list[str], int]:
+    works = build_data_works(seed)
+    cases = build_data_cases(works, seed)
+    with tempfile.TemporaryDirectory(prefix="claimledger-refs-bench-") as tmp, fake_services(works, {}) as fake:
+        settings = RefSettings(allow_private_urls=True, cache_dir=Path(tmp), concurrency=4,
+                               base_urls={s: fake.url(s) for s in ("crossref", "datacite", "arxiv", "openalex")})  # fmt: skip
+        verdicts = verify_references([c.ref for c in cases], settings)
+        requests = len(fake.hits)
+    return cases, [v.reason for v in verdicts], requests
+
+
+def render_data(cases: list[Case], reasons: list[str], requests: int) -> list[str]:
+    s = scores(cases, reasons)
+    real = [c for c in cases if c.real]
+    fab = [c for c in cases if not c.real]
+    by_family: dict[str, Counter[str]] = {}
+    for c, r in zip(cases, reasons, strict=True):
+        by_family.setdefault(c.family, Counter())[r] += 1
+    lines = [
+        "",
+        "### Datasets and software (DataCite title search)",
+        "",
+        "20 more works that only DataCite holds (datasets and software packages under Zenodo and figshare",
+        "DOIs; English and Japanese titles), each cited by title alone (no DOI: found only by DataCite's",
+        "`/dois?query=` title search, asked for entries that look like data or software), and one fabricated",
+        f"variant of each (title reworded, authors swapped, year moved, an invented dataset); {requests} requests.",
+        "",
+        "| measure | value |",
+        "|---|---:|",
+        f"| false-verify (fabricated verified or only LOW) | {len(s['false_verify'])}/{len(fab)} |",
+        f"| fabricated flagged MED only | {len(s['fabricated_med'])}/{len(fab)} |",
+        f"| false-fabricated (real entry HIGH) | {len(s['false_fabricated'])}/{len(real)} |",
+        f"| real entries not verified (any tier) | {len(s['real_unverified'])}/{len(real)} |",
+        "",
+        "| family | entries | verdicts |",
+        "|---|---:|---|",
+    ]
+    for family in ("real", *DATA_FAMILIES):
+        counts = by_family.get(family, Counter())
+        lines.append(f"| {family} | {sum(counts.values())} | " + ", ".join(f"`{k}` {v}" for k, v in sorted(counts.items())) + " |")
+    misses = s["false_verify"] + s["false_fabricated"] + s["real_unverified"]
+    if misses:
+        lines += ["", "Misses: " + ", ".join(dict.fromkeys(misses))]
+    return lines
+
+
 def run(seed: int) -> tuple[list[Case], list[str], float, int]:
     works = build_works(seed)
     cases = build_cases(works, seed)
@@ -248,7 +347,8 @@ def run(seed: int) -> tuple[list[Case], list[str], float, int]:
     return cases, [v.reason for v in verdicts], time.monotonic() - started, requests
 
 
-def render(cases: list[Case], reasons: list[str], seconds: float, requests: int, seed: int) -> str:
+def render(cases: list[Case], reasons: list[str], seconds: float, requests: int, seed: int,
+           data: list[str] | None = None) -> str:
     real = [(c, r) for c, r in zip(cases, reasons, strict=True) if c.real]
     fab = [(c, r) for c, r in zip(cases, reasons, strict=True) if not c.real]
     s = scores(cases, reasons)
@@ -294,6 +394,7 @@ def render(cases: list[Case], reasons: list[str], seconds: float, requests: int,
         lines += ["", "MED only: " + ", ".join(s["fabricated_med"]) + " - an invented venue on a real arXiv preprint "
                   "that no published version names: the preprint confirms title, authors and year, nothing "
                   "confirms or refutes the venue (`reference_partly_confirmed`)."]
+    lines += data or []
     lines += [
         "",
         "What this does not measure: the live services' own record quality (missing authors, wrong years,",
@@ -322,12 +423,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-write", action="store_true", help="print only")
     args = ap.parse_args(argv)
     cases, reasons, seconds, requests = run(args.seed)
-    section = render(cases, reasons, seconds, requests, args.seed)
+    data_cases, data_reasons, data_requests = run_data(args.seed)
+    section = render(cases, reasons, seconds, requests, args.seed, render_data(data_cases, data_reasons, data_requests))
     print(section)
     if not args.no_write:
         write_section(args.out, section)
-    s = scores(cases, reasons)
-    return 1 if s["false_verify"] or s["false_fabricated"] else 0
+    s, d = scores(cases, reasons), scores(data_cases, data_reasons)
+    return 1 if s["false_verify"] or s["false_fabricated"] or d["false_verify"] or d["false_fabricated"] else 0
 
 
 if __name__ == "__main__":

@@ -46,3 +46,15 @@ def test_no_fabricated_entry_verified_and_no_real_one_called_fabricated(tmp_path
     rb.write_section(out, rb.render(cases, reasons, 1.0, 1, 17))  # replaced, not appended twice
     text = out.read_text("utf-8")
     assert text.count("## References") == 1 and "other sections" in text
+
+
+def test_datasets_and_software_are_found_by_datacite_title_search_and_fakes_are_not() -> None:
+    rb = _bench()
+    works = rb.build_data_works(17)
+    assert all(w.services == ("datacite",) for w in works) and len(works) == 20
+    cases, reasons, _requests = rb.run_data(17)
+    assert all(not c.ref.doi and not c.ref.arxiv for c in cases)  # title alone: only DataCite's search finds them
+    assert any(any("\u3040" <= ch <= "\u9fff" for ch in c.ref.title) for c in cases if c.real)  # Japanese too
+    figures = rb.scores(cases, reasons)
+    assert figures == {"false_verify": [], "fabricated_med": [], "false_fabricated": [], "real_unverified": []}
+    assert Counter(c.family for c in cases if not c.real) == dict.fromkeys(rb.DATA_FAMILIES, 5)
