@@ -234,7 +234,7 @@ def run_options(fn: Any) -> Any:
 
 
 def refs_options(fn: Any) -> Any:
-    """--bib, --offline, --fetch-sources, --refs-timeout: the reference check (``check``)."""
+    """--bib, --offline, --fetch-sources, --refs-timeout: the reference check (``check`` and ``batch``)."""
     options = [
         click.option("--bib", "bib", type=click.Path(path_type=Path, dir_okay=False), multiple=True,
                      help="BibTeX/BibLaTeX (.bib) or CSL-JSON (.json) bibliography to check (repeatable)."),
