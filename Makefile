@@ -9,7 +9,8 @@ STAMP := $(VENV)/.installed-dev
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): pyproject.toml | $(BIN)/python
+# the optional C core (claimledger/_cnormalize.c) is compiled by the install (hatch_build.py)
+$(STAMP): pyproject.toml hatch_build.py claimledger/_cnormalize.c | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[dev,mcp,server,docx,ray]"
 	touch $(STAMP)
 

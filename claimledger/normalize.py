@@ -30,6 +30,9 @@ import re
 import unicodedata
 from array import array
 from dataclasses import dataclass
+from types import ModuleType
+
+from claimledger import _normalize_core as _core
 
 INVISIBLE = (
     "\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
@@ -398,8 +401,26 @@ def normalize(text: str, *, keep_break_hyphens: bool = False) -> Normalized:
     """Normalize ``text`` for literal matching and keep the map to the original.
 
     With ``keep_break_hyphens`` a hyphen at a line break is kept (``well-known``)
-    instead of joined (``verification``).
+    instead of joined (``verification``). Runs the compiled core when it is built
+    (claimledger/_cnormalize.c, identical output), else :func:`normalize_py`.
     """
+    if _core.active(_CORE_DEFINITIONS):
+        return normalize_c(text, keep_break_hyphens)
+    return normalize_py(text, keep_break_hyphens=keep_break_hyphens)
+
+
+# What the compiled core reads from this module (tables are built from it at first use).
+_CORE_DEFINITIONS = _core.Definitions(_FOLD.__getitem__, INVISIBLE, _SPACE_DROP_RANGES, _FW_OPEN, _FW_CLOSE)
+
+
+def normalize_c(text: str, keep_break_hyphens: bool = False, *, ext: ModuleType | None = None) -> Normalized:
+    """The compiled core's result: identical to :func:`normalize_py` (tests/test_normalize_core.py)."""
+    out, ns, os_, oe, lin = _core.run(text, keep_break_hyphens, _CORE_DEFINITIONS, ext)
+    return Normalized(out, text, ns, os_, oe, lin)
+
+
+def normalize_py(text: str, *, keep_break_hyphens: bool = False) -> Normalized:
+    """The pure-Python normalizer: the fallback and the oracle the compiled core is tested against."""
     b = _Builder(text)
     # A line break between two ASCII characters (not a hyphen, not whitespace) reads as
     # one space and maps one to one: fold it in bulk so the loop below skips it.

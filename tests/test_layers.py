@@ -16,8 +16,8 @@ import claimledger
 PACKAGE = Path(claimledger.__file__).parent
 
 BASE = {
-    "_exceptions", "_files", "_version", "_config", "normalize", "_normalize_reference", "numbers", "operating_points",
-    "metrics", "textmap",
+    "_exceptions", "_files", "_version", "_config", "normalize", "_normalize_reference", "_normalize_core", "numbers",
+    "operating_points", "metrics", "textmap",
 }  # fmt: skip
 # layer -> the layers it may import (besides itself)
 LAYERS: dict[str, set[str]] = {

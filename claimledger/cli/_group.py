@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import click
 
+from claimledger import _normalize_core
 from claimledger._version import __version__
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="claimledger")
+@click.version_option(
+    __version__,
+    prog_name="claimledger",
+    message=f"%(prog)s, version %(version)s\nnormalizer core: {_normalize_core.CORE}",
+)
 def cli() -> None:
     """claimledger: a program, not the writer's word, decides what is verified.
 

@@ -1,0 +1,586 @@
+/* The compiled core of claimledger.normalize: normalize() with its segment map, in one pass.
+ *
+ * A line-for-line port of the pure-Python normalizer (claimledger/normalize.py: normalize_py,
+ * _emit_run, _emit_piece, _space_dropped, _Builder), which stays the fallback and the test oracle
+ * (tests/test_normalize_core.py runs both on every CI run; scripts/normalize_differential.py runs
+ * a million cases). No Unicode data is compiled in: the fold table, the invisible characters and
+ * the CJK ranges are handed over at import by claimledger/_normalize_core.py, computed from the
+ * running interpreter's unicodedata and from normalize.py's own constants, so a Python upgrade
+ * cannot desynchronise the two. Characters outside the Basic Multilingual Plane, and the rare
+ * composition of a combining mark with its base, call back into Python.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define BMP 0x10000
+#define SPECIAL 0x80000000u /* g_fold entry: the character does not fold one to one */
+#define NONE 0xFFFFFFFFu    /* no character (before the start / after the end) */
+
+#define F_INVISIBLE 1
+#define F_DROPS 2 /* whitespace next to it vanishes (normalize._SPACE_DROP_RANGES) */
+#define F_FW_OPEN 4
+#define F_FW_CLOSE 8
+#define F_COMBINING 16
+
+static uint32_t g_fold[BMP];
+static uint8_t g_flags[BMP];
+static PyObject *g_special = NULL;      /* list: BMP code point -> folded str (specials only) */
+static PyObject *g_fold_fn = NULL;      /* code point -> folded str (astral characters) */
+static PyObject *g_combining_fn = NULL; /* unicodedata.combining */
+static PyObject *g_nfkc_fn = NULL;      /* str -> NFKC str */
+static uint32_t *g_drop_lo = NULL, *g_drop_hi = NULL; /* drop ranges, for astral characters */
+static Py_ssize_t g_ndrop = 0;
+static int g_ready = 0;
+
+/* ---------------------------------------------------------------- the text being read */
+
+typedef struct {
+    int kind;
+    const void *data;
+    Py_ssize_t n;
+} Text;
+
+static inline Py_UCS4 raw(const Text *t, Py_ssize_t i) { return PyUnicode_READ(t->kind, t->data, i); }
+
+/* The working copy of normalize_py: a line break between two ASCII characters (not a hyphen,
+ * not whitespace) reads as one space (_SIMPLE_BREAK). Its neighbours are never rewritten
+ * themselves, so reading it on the fly gives the same text as the substitution. */
+static inline Py_UCS4 tch(const Text *t, Py_ssize_t i) {
+    Py_UCS4 c = raw(t, i);
+    if (c == '\n' && i > 0 && i + 1 < t->n) {
+        Py_UCS4 p = raw(t, i - 1), q = raw(t, i + 1);
+        if (p >= 0x21 && p <= 0x7E && p != '-' && q >= 0x21 && q <= 0x7E) return ' ';
+    }
+    return c;
+}
+
+static inline int is_invisible(Py_UCS4 c) { return c < BMP && (g_flags[c] & F_INVISIBLE); }
+
+static inline int drops_space(Py_UCS4 c) {
+    if (c < BMP) return (g_flags[c] & F_DROPS) != 0;
+    for (Py_ssize_t k = 0; k < g_ndrop; k++)
+        if (g_drop_lo[k] <= c && c <= g_drop_hi[k]) return 1;
+    return 0;
+}
+
+static inline int is_fullwidth_ascii(Py_UCS4 c) { return c >= 0xFF01 && c <= 0xFF5E; }
+
+static inline int is_latin_side(Py_UCS4 c) {
+    return c != NONE && (is_fullwidth_ascii(c) || (c >= '!' && c <= '~'));
+}
+
+static inline int is_blank(Py_UCS4 c) { return is_invisible(c) || Py_UNICODE_ISSPACE(c); }
+
+/* normalize._space_dropped */
+static int space_dropped(const Text *t, Py_ssize_t start, Py_ssize_t end) {
+    Py_ssize_t i = start - 1, j = end;
+    while (i >= 0 && is_blank(tch(t, i))) i--;
+    while (j < t->n && is_blank(tch(t, j))) j++;
+    Py_UCS4 left = i >= 0 ? tch(t, i) : NONE;
+    Py_UCS4 right = j < t->n ? tch(t, j) : NONE;
+    if ((left != NONE && left < BMP && (g_flags[left] & F_FW_OPEN)) ||
+        (right != NONE && right < BMP && (g_flags[right] & F_FW_CLOSE)))
+        return 1;
+    if (left != NONE && drops_space(left) && !(is_fullwidth_ascii(left) && is_latin_side(right))) return 1;
+    if (right != NONE && drops_space(right) && !(is_fullwidth_ascii(right) && is_latin_side(left))) return 1;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- the builder */
+
+typedef struct {
+    int kind; /* 1, 2 or 4 bytes per character */
+    void *buf;
+    Py_ssize_t len, cap;
+    int64_t *ns, *os, *oe;
+    uint8_t *lin;
+    Py_ssize_t nseg, segcap;
+} B;
+
+static inline Py_UCS4 b_get(const B *b, Py_ssize_t i) {
+    if (b->kind == 1) return ((uint8_t *)b->buf)[i];
+    if (b->kind == 2) return ((uint16_t *)b->buf)[i];
+    return ((uint32_t *)b->buf)[i];
+}
+
+static int b_widen(B *b, int kind) {
+    void *nb = PyMem_Malloc((size_t)b->cap * (size_t)kind);
+    if (!nb) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < b->len; i++) {
+        Py_UCS4 c = b_get(b, i);
+        if (kind == 2) ((uint16_t *)nb)[i] = (uint16_t)c;
+        else ((uint32_t *)nb)[i] = c;
+    }
+    PyMem_Free(b->buf);
+    b->buf = nb;
+    b->kind = kind;
+    return 0;
+}
+
+static int b_reserve(B *b, Py_ssize_t extra) {
+    if (b->len + extra <= b->cap) return 0;
+    Py_ssize_t cap = b->cap + b->cap / 2 + extra + 16;
+    void *nb = PyMem_Realloc(b->buf, (size_t)cap * (size_t)b->kind);
+    if (!nb) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    b->buf = nb;
+    b->cap = cap;
+    return 0;
+}
+
+/* append one character; room must have been reserved */
+static inline int b_put(B *b, Py_UCS4 c) {
+    if (c > 0xFF && b->kind == 1 && b_widen(b, c > 0xFFFF ? 4 : 2) < 0) return -1;
+    if (c > 0xFFFF && b->kind == 2 && b_widen(b, 4) < 0) return -1;
+    if (b->kind == 1) ((uint8_t *)b->buf)[b->len++] = (uint8_t)c;
+    else if (b->kind == 2) ((uint16_t *)b->buf)[b->len++] = (uint16_t)c;
+    else ((uint32_t *)b->buf)[b->len++] = c;
+    return 0;
+}
+
+static int seg_push(B *b, int64_t ns, int64_t os, int64_t oe, uint8_t lin) {
+    if (b->nseg == b->segcap) {
+        Py_ssize_t cap = b->segcap * 2 + 64;
+        int64_t *a = PyMem_Realloc(b->ns, (size_t)cap * sizeof(int64_t));
+        if (!a) return (PyErr_NoMemory(), -1);
+        b->ns = a;
+        a = PyMem_Realloc(b->os, (size_t)cap * sizeof(int64_t));
+        if (!a) return (PyErr_NoMemory(), -1);
+        b->os = a;
+        a = PyMem_Realloc(b->oe, (size_t)cap * sizeof(int64_t));
+        if (!a) return (PyErr_NoMemory(), -1);
+        b->oe = a;
+        uint8_t *l = PyMem_Realloc(b->lin, (size_t)cap);
+        if (!l) return (PyErr_NoMemory(), -1);
+        b->lin = l;
+        b->segcap = cap;
+    }
+    b->ns[b->nseg] = ns;
+    b->os[b->nseg] = os;
+    b->oe[b->nseg] = oe;
+    b->lin[b->nseg] = lin;
+    b->nseg++;
+    return 0;
+}
+
+/* _Builder.add's segment bookkeeping for an output of the current length */
+static inline int b_segment(B *b, Py_ssize_t ostart, Py_ssize_t oend, int linear) {
+    Py_ssize_t k = b->nseg - 1;
+    if (linear && b->nseg && b->lin[k] && b->oe[k] == ostart && b->ns[k] + (b->oe[k] - b->os[k]) == b->len) {
+        b->oe[k] = oend;
+        return 0;
+    }
+    return seg_push(b, b->len, ostart, oend, linear ? 1 : 0);
+}
+
+/* _Builder._remap_last */
+static int b_remap_last(B *b, int64_t oend) {
+    int64_t last = b->len - 1;
+    Py_ssize_t k = b->nseg - 1;
+    if (b->lin[k]) {
+        int64_t base = b->os[k] + (last - b->ns[k]);
+        if (last > b->ns[k]) {
+            b->oe[k] = base;
+            return seg_push(b, last, base, oend, 0);
+        }
+        b->lin[k] = 0;
+        b->oe[k] = oend;
+    } else if (oend > b->oe[k]) {
+        b->oe[k] = oend;
+    }
+    return 0;
+}
+
+static int combining(Py_UCS4 c) {
+    if (c < BMP) return (g_flags[c] & F_COMBINING) != 0;
+    PyObject *s = PyUnicode_FromOrdinal((int)c);
+    if (!s) return -1;
+    PyObject *r = PyObject_CallOneArg(g_combining_fn, s);
+    Py_DECREF(s);
+    if (!r) return -1;
+    long v = PyLong_AsLong(r);
+    Py_DECREF(r);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    return v != 0;
+}
+
+/* _Builder.add for a short output held in `out` (a special character's fold, "-", " ") */
+static int b_add(B *b, const Py_UCS4 *out, Py_ssize_t m, Py_ssize_t ostart, Py_ssize_t oend, int linear) {
+    if (m == 0) return 0;
+    if (b->len > 0) {
+        int cm = combining(out[0]);
+        if (cm < 0) return -1;
+        Py_UCS4 last = b_get(b, b->len - 1);
+        if (cm && last != ' ') {
+            /* a combining mark whose base was split off: compose it with the base */
+            Py_ssize_t j = 1;
+            while (j < m) {
+                int c2 = combining(out[j]);
+                if (c2 < 0) return -1;
+                if (!c2) break;
+                j++;
+            }
+            Py_UCS4 *tmp = PyMem_Malloc((size_t)(j + 1) * sizeof(Py_UCS4));
+            if (!tmp) return (PyErr_NoMemory(), -1);
+            tmp[0] = last;
+            memcpy(tmp + 1, out, (size_t)j * sizeof(Py_UCS4));
+            PyObject *s = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, tmp, j + 1);
+            PyMem_Free(tmp);
+            if (!s) return -1;
+            PyObject *merged = PyObject_CallOneArg(g_nfkc_fn, s);
+            Py_DECREF(s);
+            if (!merged) return -1;
+            if (!PyUnicode_Check(merged) || PyUnicode_GET_LENGTH(merged) == 0) {
+                Py_DECREF(merged);
+                PyErr_SetString(PyExc_TypeError, "NFKC returned no text");
+                return -1;
+            }
+            if (b_remap_last(b, linear ? (int64_t)(ostart + j) : (int64_t)oend) < 0) {
+                Py_DECREF(merged);
+                return -1;
+            }
+            Py_ssize_t ml = PyUnicode_GET_LENGTH(merged);
+            b->len -= 1;
+            if (b_reserve(b, ml) < 0) {
+                Py_DECREF(merged);
+                return -1;
+            }
+            for (Py_ssize_t i = 0; i < ml; i++) {
+                if (b_put(b, PyUnicode_READ_CHAR(merged, i)) < 0) {
+                    Py_DECREF(merged);
+                    return -1;
+                }
+            }
+            Py_DECREF(merged);
+            out += j;
+            m -= j;
+            if (linear) ostart += j;
+            if (m == 0) return 0;
+        }
+    }
+    if (out[0] == ' ' && (b->len == 0 || b_get(b, b->len - 1) == ' ')) {
+        out += 1;
+        m -= 1;
+        if (m == 0) return 0;
+        if (linear) ostart += 1;
+    }
+    if (b_segment(b, ostart, oend, linear) < 0) return -1;
+    if (b_reserve(b, m) < 0) return -1;
+    for (Py_ssize_t i = 0; i < m; i++)
+        if (b_put(b, out[i]) < 0) return -1;
+    return 0;
+}
+
+/* _Builder.add(text[a:b].translate(_FOLD), a, b, True) for characters that fold one to one
+ * (never to a combining mark, so the composition branch cannot apply) */
+static int b_add_span(B *b, const Text *t, Py_ssize_t a, Py_ssize_t e) {
+    if (a >= e) return 0;
+    if (g_fold[tch(t, a)] == ' ' && (b->len == 0 || b_get(b, b->len - 1) == ' ')) {
+        a += 1;
+        if (a == e) return 0;
+    }
+    if (b_segment(b, a, e, 1) < 0) return -1;
+    if (b_reserve(b, e - a) < 0) return -1;
+    for (Py_ssize_t k = a; k < e; k++)
+        if (b_put(b, g_fold[tch(t, k)]) < 0) return -1;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- the passes */
+
+static inline int is_special(Py_UCS4 c) { return c >= BMP || (g_fold[c] & SPECIAL); }
+
+static PyObject *fold_str(Py_UCS4 c) {
+    if (c < BMP) {
+        PyObject *s = PyList_GET_ITEM(g_special, c);
+        if (!PyUnicode_Check(s)) {
+            PyErr_SetString(PyExc_RuntimeError, "fold table has no entry for a special character");
+            return NULL;
+        }
+        Py_INCREF(s);
+        return s;
+    }
+    PyObject *cp = PyLong_FromUnsignedLong(c);
+    if (!cp) return NULL;
+    PyObject *s = PyObject_CallOneArg(g_fold_fn, cp);
+    Py_DECREF(cp);
+    if (s && !PyUnicode_Check(s)) {
+        Py_DECREF(s);
+        PyErr_SetString(PyExc_TypeError, "fold must return str");
+        return NULL;
+    }
+    return s;
+}
+
+/* normalize._emit_piece */
+static int emit_piece(B *b, const Text *t, Py_ssize_t a, Py_ssize_t e) {
+    Py_ssize_t seg = a;
+    for (Py_ssize_t k = a; k < e; k++) {
+        Py_UCS4 c = tch(t, k);
+        if (!is_special(c)) continue;
+        if (b_add_span(b, t, seg, k) < 0) return -1;
+        PyObject *s = fold_str(c);
+        if (!s) return -1;
+        Py_UCS4 *out = PyUnicode_AsUCS4Copy(s);
+        Py_ssize_t m = PyUnicode_GET_LENGTH(s);
+        Py_DECREF(s);
+        if (!out) return -1;
+        int r = b_add(b, out, m, k, k + 1, m == 1);
+        PyMem_Free(out);
+        if (r < 0) return -1;
+        seg = k + 1;
+    }
+    return b_add_span(b, t, seg, e);
+}
+
+/* normalize._emit_run: [a, e) holds no whitespace but single ASCII spaces and no invisible
+ * characters; a space there is dropped when _space_dropped says so (inner spaces of an ASCII
+ * run never are: both their neighbours are ASCII) */
+static int emit_run(B *b, const Text *t, Py_ssize_t a, Py_ssize_t e) {
+    if (a >= e) return 0;
+    int ascii = 1;
+    for (Py_ssize_t k = a; k < e; k++)
+        if (tch(t, k) >= 0x80) {
+            ascii = 0;
+            break;
+        }
+    if (ascii) {
+        Py_ssize_t lo = a, hi = e;
+        if (tch(t, a) == ' ' && space_dropped(t, a, a + 1)) lo++;
+        if (hi > lo && tch(t, hi - 1) == ' ' && space_dropped(t, hi - 1, hi)) hi--;
+        return b_add_span(b, t, lo, hi);
+    }
+    Py_ssize_t last = a;
+    for (Py_ssize_t k = a; k < e; k++) {
+        if (tch(t, k) == ' ' && space_dropped(t, k, k + 1)) {
+            if (emit_piece(b, t, last, k) < 0) return -1;
+            last = k + 1;
+        }
+    }
+    return emit_piece(b, t, last, e);
+}
+
+/* _BREAK_TAIL: [ \t]*(?:\r\n|\r|\n)?[ \t]* */
+static Py_ssize_t break_tail(const Text *t, Py_ssize_t p) {
+    Py_ssize_t q = p, n = t->n;
+    while (q < n && (tch(t, q) == ' ' || tch(t, q) == '\t')) q++;
+    if (q < n && tch(t, q) == '\r') {
+        q++;
+        if (q < n && tch(t, q) == '\n') q++;
+    } else if (q < n && tch(t, q) == '\n') {
+        q++;
+    }
+    while (q < n && (tch(t, q) == ' ' || tch(t, q) == '\t')) q++;
+    return q;
+}
+
+/* _line_breaks */
+static Py_ssize_t line_breaks(const Text *t, Py_ssize_t a, Py_ssize_t e) {
+    Py_ssize_t count = 0;
+    for (Py_ssize_t k = a; k < e; k++) {
+        Py_UCS4 c = tch(t, k);
+        if (c == '\n') count++;
+        else if (c == '\r') {
+            count++;
+            if (k + 1 < e && tch(t, k + 1) == '\n') k++;
+        }
+    }
+    return count;
+}
+
+static inline int is_trigger(Py_UCS4 c) { return (c != ' ' && Py_UNICODE_ISSPACE(c)) || is_invisible(c); }
+
+static int run_normalize(B *b, const Text *t, int keep) {
+    static const Py_UCS4 hyphen[1] = {'-'};
+    static const Py_UCS4 space[1] = {' '};
+    Py_ssize_t pos = 0, n = t->n;
+    while (pos < n) {
+        Py_ssize_t s = pos;
+        for (; s < n; s++) {
+            Py_UCS4 c = tch(t, s);
+            if (c == ' ') {
+                if (s + 1 < n && tch(t, s + 1) == ' ') break;
+            } else if (is_trigger(c)) {
+                break;
+            }
+        }
+        if (s >= n) return emit_run(b, t, pos, n);
+        Py_UCS4 c = tch(t, s);
+        if (c == 0xFFFE) { /* PDFium's hyphenation mark, maybe with the line break after it */
+            if (emit_run(b, t, pos, s) < 0) return -1;
+            if (keep && b_add(b, hyphen, 1, s, s + 1, 0) < 0) return -1;
+            pos = break_tail(t, s + 1);
+            continue;
+        }
+        if (is_invisible(c)) {
+            Py_ssize_t e = s + 1;
+            while (e < n && is_invisible(tch(t, e)) && tch(t, e) != 0xFFFE) e++;
+            if (emit_run(b, t, pos, s) < 0) return -1;
+            int soft = 0;
+            for (Py_ssize_t k = s; k < e; k++)
+                if (tch(t, k) == 0x00AD) soft = 1;
+            if (soft) { /* a soft hyphen at a line break joins the word */
+                Py_ssize_t tail = break_tail(t, e);
+                if (line_breaks(t, e, tail) == 1) e = tail;
+            }
+            pos = e;
+            continue;
+        }
+        Py_ssize_t e = s;
+        while (e < n && Py_UNICODE_ISSPACE(tch(t, e))) e++;
+        Py_ssize_t body = s;
+        while (body > pos && tch(t, body - 1) == ' ') body--;
+        if (body - pos >= 2 && (tch(t, body - 1) == '-' || tch(t, body - 1) == 0x2010) &&
+            Py_UNICODE_ISALPHA(tch(t, body - 2)) && e < n && Py_UNICODE_ISALPHA(tch(t, e)) &&
+            line_breaks(t, s, e) == 1) {
+            int plain = 1;
+            for (Py_ssize_t k = s; k < e; k++) {
+                Py_UCS4 w = tch(t, k);
+                if (w != ' ' && w != '\t' && w != '\r' && w != '\n') {
+                    plain = 0;
+                    break;
+                }
+            }
+            if (plain) { /* a hyphenated line break: join the word (or keep the hyphen) */
+                Py_ssize_t h = body - 1;
+                if (emit_run(b, t, pos, h) < 0) return -1;
+                if (keep && b_add(b, hyphen, 1, h, h + 1, 1) < 0) return -1;
+                pos = e;
+                continue;
+            }
+        }
+        if (emit_run(b, t, pos, s) < 0) return -1;
+        Py_UCS4 before = s ? tch(t, s - 1) : ' ';
+        Py_UCS4 after = e < n ? tch(t, e) : ' ';
+        if ((before >= '!' && before < 0x80 && after >= '!' && after < 0x80) || !space_dropped(t, s, e)) {
+            if (b_add(b, space, 1, s, e, e - s == 1) < 0) return -1;
+        }
+        pos = e;
+    }
+    return 0;
+}
+
+static void b_free(B *b) {
+    PyMem_Free(b->buf);
+    PyMem_Free(b->ns);
+    PyMem_Free(b->os);
+    PyMem_Free(b->oe);
+    PyMem_Free(b->lin);
+}
+
+static PyObject *py_normalize(PyObject *self, PyObject *args) {
+    PyObject *text;
+    int keep = 0;
+    if (!PyArg_ParseTuple(args, "U|p:normalize", &text, &keep)) return NULL;
+    if (!g_ready) {
+        PyErr_SetString(PyExc_RuntimeError, "claimledger._cnormalize: setup() was not called");
+        return NULL;
+    }
+    Text t = {PyUnicode_KIND(text), PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text)};
+    B b = {1, NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0};
+    if (b_reserve(&b, t.n + 16) < 0) return NULL;
+    if (run_normalize(&b, &t, keep) < 0) {
+        b_free(&b);
+        return NULL;
+    }
+    /* _Builder.build: drop one trailing space */
+    if (b.len > 0 && b_get(&b, b.len - 1) == ' ') {
+        b.len -= 1;
+        if (b.nseg && b.ns[b.nseg - 1] >= b.len) b.nseg -= 1;
+    }
+    int kind = b.kind == 1 ? PyUnicode_1BYTE_KIND : b.kind == 2 ? PyUnicode_2BYTE_KIND : PyUnicode_4BYTE_KIND;
+    PyObject *out = PyUnicode_FromKindAndData(kind, b.buf, b.len);
+    PyObject *ns = PyBytes_FromStringAndSize((const char *)b.ns, b.nseg * (Py_ssize_t)sizeof(int64_t));
+    PyObject *os = PyBytes_FromStringAndSize((const char *)b.os, b.nseg * (Py_ssize_t)sizeof(int64_t));
+    PyObject *oe = PyBytes_FromStringAndSize((const char *)b.oe, b.nseg * (Py_ssize_t)sizeof(int64_t));
+    PyObject *lin = PyByteArray_FromStringAndSize((const char *)b.lin, b.nseg);
+    b_free(&b);
+    if (!out || !ns || !os || !oe || !lin) {
+        Py_XDECREF(out);
+        Py_XDECREF(ns);
+        Py_XDECREF(os);
+        Py_XDECREF(oe);
+        Py_XDECREF(lin);
+        return NULL;
+    }
+    return Py_BuildValue("(NNNNN)", out, ns, os, oe, lin);
+}
+
+static PyObject *py_setup(PyObject *self, PyObject *args) {
+    Py_buffer fold, flags;
+    PyObject *special, *fold_fn, *combining_fn, *nfkc_fn, *ranges;
+    if (!PyArg_ParseTuple(args, "y*y*O!OOOO:setup", &fold, &flags, &PyList_Type, &special, &fold_fn,
+                          &combining_fn, &nfkc_fn, &ranges))
+        return NULL;
+    PyObject *result = NULL;
+    PyObject *seq = NULL;
+    if (fold.len != (Py_ssize_t)sizeof(g_fold) || flags.len != (Py_ssize_t)sizeof(g_flags) ||
+        PyList_GET_SIZE(special) != BMP) {
+        PyErr_SetString(PyExc_ValueError, "setup: tables must cover the Basic Multilingual Plane");
+        goto done;
+    }
+    seq = PySequence_Fast(ranges, "setup: ranges must be a sequence of (lo, hi)");
+    if (!seq) goto done;
+    Py_ssize_t nr = PySequence_Fast_GET_SIZE(seq);
+    uint32_t *lo = PyMem_Malloc((size_t)(nr + 1) * sizeof(uint32_t));
+    uint32_t *hi = PyMem_Malloc((size_t)(nr + 1) * sizeof(uint32_t));
+    if (!lo || !hi) {
+        PyMem_Free(lo);
+        PyMem_Free(hi);
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < nr; k++) {
+        unsigned long a, z;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, k), "kk", &a, &z)) {
+            PyMem_Free(lo);
+            PyMem_Free(hi);
+            goto done;
+        }
+        lo[k] = (uint32_t)a;
+        hi[k] = (uint32_t)z;
+    }
+    memcpy(g_fold, fold.buf, sizeof(g_fold));
+    memcpy(g_flags, flags.buf, sizeof(g_flags));
+    PyMem_Free(g_drop_lo);
+    PyMem_Free(g_drop_hi);
+    g_drop_lo = lo;
+    g_drop_hi = hi;
+    g_ndrop = nr;
+    Py_INCREF(special);
+    Py_XSETREF(g_special, special);
+    Py_INCREF(fold_fn);
+    Py_XSETREF(g_fold_fn, fold_fn);
+    Py_INCREF(combining_fn);
+    Py_XSETREF(g_combining_fn, combining_fn);
+    Py_INCREF(nfkc_fn);
+    Py_XSETREF(g_nfkc_fn, nfkc_fn);
+    g_ready = 1;
+    result = Py_NewRef(Py_None);
+done:
+    Py_XDECREF(seq);
+    PyBuffer_Release(&fold);
+    PyBuffer_Release(&flags);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"setup", py_setup, METH_VARARGS,
+     "setup(fold, flags, special, fold_fn, combining_fn, nfkc_fn, drop_ranges): hand over the tables."},
+    {"normalize", py_normalize, METH_VARARGS,
+     "normalize(text, keep_break_hyphens=False) -> (text, ns, os, oe, linear): the segment map as\n"
+     "native int64 bytes and a bytearray."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_cnormalize",
+                                    "The compiled core of claimledger.normalize.", -1, methods};
+
+PyMODINIT_FUNC PyInit__cnormalize(void) { return PyModule_Create(&module); }

@@ -1,0 +1,137 @@
+"""Which normalizer core runs: the compiled one (``claimledger/_cnormalize.c``) or pure Python.
+
+The compiled extension is optional: ``pip install`` builds it when a C compiler and the Python
+headers are there and installs without it otherwise. ``CLAIMLEDGER_PURE_PYTHON=1`` forces the
+pure-Python path. The pure-Python normalizer (:func:`claimledger.normalize.normalize_py`) is the
+oracle: the C code is a port of it, and every table it reads is computed here, at first use, from
+the running interpreter's ``unicodedata`` and from the definitions normalize.py hands over
+(:class:`Definitions`), so the two cannot drift apart with a Python upgrade.
+``claimledger --version`` names the active core. This module imports nothing of claimledger.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import os
+import unicodedata
+from array import array
+from collections.abc import Callable, Sequence
+from types import ModuleType
+from typing import NamedTuple
+
+_SPECIAL = 0x80000000
+_F_INVISIBLE, _F_DROPS, _F_FW_OPEN, _F_FW_CLOSE, _F_COMBINING = 1, 2, 4, 8, 16
+
+
+class Definitions(NamedTuple):
+    """What the C core reads from normalize.py."""
+
+    fold: Callable[[int], str]  # code point -> its fold (normalize._FOLD)
+    invisible: str  # characters removed (normalize.INVISIBLE)
+    drop_ranges: Sequence[tuple[int, int]]  # whitespace next to these vanishes (_SPACE_DROP_RANGES)
+    fw_open: frozenset[str]  # a space after these vanishes (_FW_OPEN)
+    fw_close: frozenset[str]  # a space before these vanishes (_FW_CLOSE)
+
+
+def load_extension() -> ModuleType:
+    """The compiled module itself (ImportError when it was not built), whatever the environment says."""
+    return importlib.import_module("claimledger._cnormalize")
+
+
+def _load() -> tuple[ModuleType | None, str]:
+    if os.environ.get("CLAIMLEDGER_PURE_PYTHON", "").strip() not in ("", "0"):
+        return None, "pure Python (CLAIMLEDGER_PURE_PYTHON is set)"
+    try:
+        ext = load_extension()
+    except ImportError as exc:
+        return None, f"pure Python (the C core is not built: {exc})"
+    return ext, "C (claimledger._cnormalize)"
+
+
+_EXT, CORE = _load()
+_ready: set[int] = set()
+
+
+def active(defs: Definitions) -> bool:
+    """True when :func:`claimledger.normalize.normalize` runs the compiled core.
+
+    The first call hands the tables over (about 0.2 s); when that fails (an extension left from
+    another version of the source), the pure-Python path runs and :data:`CORE` says why.
+    """
+    global _EXT, CORE
+    if _EXT is not None and id(_EXT) not in _ready:
+        try:
+            setup(_EXT, defs)
+        except Exception as exc:
+            _EXT, CORE = None, f"pure Python (the C core failed to start: {type(exc).__name__}: {exc})"
+    return _EXT is not None
+
+
+def tables(defs: Definitions) -> tuple[bytes, bytes, list[str | None]]:
+    """The Basic Multilingual Plane tables the C core reads.
+
+    ``fold``: per code point the one character it folds to, or the SPECIAL bit when it does not
+    fold one to one (an expansion, a combining mark, or a character folding to one): exactly the
+    characters normalize.py's ``_special_chars`` treats one by one; ``special`` holds their folds.
+    """
+    fold = array("I", bytes(4 * 0x10000))
+    flags = bytearray(0x10000)
+    special: list[str | None] = [None] * 0x10000
+    combining = unicodedata.combining
+    for cp in range(0x10000):
+        ch = chr(cp)
+        out = defs.fold(cp)
+        if combining(ch):
+            flags[cp] |= _F_COMBINING
+        if cp < 0x80:
+            if out != ch.lower():  # the ASCII path lowercases; the C core folds with the table
+                raise RuntimeError(f"fold of U+{cp:04X} is not its lower case")
+            fold[cp] = ord(out)
+        elif 0xD800 <= cp <= 0xDFFF or not (combining(ch) or len(out) != 1 or combining(out)):
+            if len(out) != 1:
+                raise RuntimeError(f"fold of U+{cp:04X} is not one character")
+            fold[cp] = ord(out)
+        else:
+            fold[cp] = _SPECIAL
+            special[cp] = out
+    for ch in defs.invisible:
+        flags[ord(ch)] |= _F_INVISIBLE
+    for lo, hi in defs.drop_ranges:
+        for cp in range(lo, min(hi, 0xFFFF) + 1):
+            flags[cp] |= _F_DROPS
+    for ch in defs.fw_open:
+        flags[ord(ch)] |= _F_FW_OPEN
+    for ch in defs.fw_close:
+        flags[ord(ch)] |= _F_FW_CLOSE
+    return fold.tobytes(), bytes(flags), special
+
+
+def setup(ext: ModuleType, defs: Definitions) -> None:
+    """Hand the tables to the extension (once per process)."""
+    fold, flags, special = tables(defs)
+    nfkc: Callable[[str], str] = functools.partial(unicodedata.normalize, "NFKC")
+    ext.setup(fold, flags, special, defs.fold, unicodedata.combining, nfkc, list(defs.drop_ranges))
+    _ready.add(id(ext))
+
+
+def run(
+    text: str, keep_break_hyphens: bool, defs: Definitions, ext: ModuleType | None = None
+) -> tuple[str, array[int], array[int], array[int], bytearray]:
+    """The C core on ``text``: the normalized text and the segment map (norm_start, orig_start,
+    orig_end, linear). ``ext`` runs a given extension module (the differential test passes it even
+    when ``CLAIMLEDGER_PURE_PYTHON`` turns the core off for everything else)."""
+    if ext is None:
+        if not active(defs):
+            raise RuntimeError(CORE)
+        assert _EXT is not None
+        ext = _EXT
+    elif id(ext) not in _ready:
+        setup(ext, defs)
+    out, ns, os_, oe, lin = ext.normalize(text, keep_break_hyphens)
+    arrays: list[array[int]] = []
+    for raw in (ns, os_, oe):
+        a = array("q")
+        a.frombytes(raw)
+        arrays.append(a)
+    return out, arrays[0], arrays[1], arrays[2], lin

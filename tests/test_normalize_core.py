@@ -1,0 +1,204 @@
+"""The compiled normalizer core gives exactly the pure-Python normalizer's output (the oracle).
+
+Differential: the normalized text and every offset array (norm_start, orig_start, orig_end,
+linear), in both hyphen readings, on the repo's real-shaped documents (PDF, HTML, XHTML with ruby,
+Markdown, plain text, Shift_JIS Aozora text, the fixture PDFs) and on deterministic generated
+texts full of the code points the normalizer treats specially (tests/normalize_cases.py;
+scripts/normalize_differential.py runs a million of them). The extension must be built wherever
+the suite runs (`make test` builds it with the editable install).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+import unicodedata
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from claimledger import _normalize_core
+from claimledger import normalize as nmod
+from claimledger._config import GateConfig
+from claimledger._exceptions import SourceError
+from claimledger.load.sources import load_source
+from claimledger.normalize import _CORE_DEFINITIONS, Normalized, normalize, normalize_c, normalize_py
+from tests import realdocs
+from tests.normalize_cases import EXPANSIONS, cases
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def ext() -> ModuleType:
+    try:
+        return _normalize_core.load_extension()
+    except ImportError as exc:  # pragma: no cover - the message is the point
+        pytest.fail(
+            f"the C core claimledger._cnormalize is not built ({exc}): reinstall with a C compiler and the "
+            "Python headers (`rm .venv/.installed-dev && make test`, or `pip install -e .`)"
+        )
+
+
+def key(n: Normalized) -> tuple[str, list[int], list[int], list[int], bytes]:
+    return n.text, n.norm_start.tolist(), n.orig_start.tolist(), n.orig_end.tolist(), bytes(n.linear)
+
+
+def differences(ext: ModuleType, texts: list[str]) -> list[tuple[bool, str]]:
+    out = []
+    for text in texts:
+        for keep in (False, True):
+            want = normalize_py(text, keep_break_hyphens=keep)
+            got = normalize_c(text, keep, ext=ext)
+            if key(want) != key(got) or got.original is not text:
+                out.append((keep, text))
+    return out
+
+
+def test_the_core_is_built_and_used_unless_pure_python_is_forced(ext: ModuleType) -> None:
+    forced = os.environ.get("CLAIMLEDGER_PURE_PYTHON", "").strip() not in ("", "0")
+    assert _normalize_core.active(_CORE_DEFINITIONS) is not forced
+    assert _normalize_core.CORE.startswith("pure Python" if forced else "C ")
+    text = "Ｔｈｅ ﬁnal veri-\nfication：調査 （２０２４年）"
+    assert key(normalize(text)) == key(normalize_py(text))
+
+
+def test_pure_python_is_forced_by_the_environment_and_named_by_version() -> None:
+    env = {**os.environ, "CLAIMLEDGER_PURE_PYTHON": "1"}
+    code = "from claimledger import _normalize_core as c, normalize as n; print(c.active(n._CORE_DEFINITIONS), c.CORE)"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.startswith("False pure Python (CLAIMLEDGER_PURE_PYTHON is set)")
+    env.pop("CLAIMLEDGER_PURE_PYTHON")
+    cli = [sys.executable, "-m", "claimledger", "--version"]
+    out = subprocess.run(cli, env=env, capture_output=True, text=True, check=True)
+    assert "normalizer core: C (claimledger._cnormalize)" in out.stdout
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        " ",
+        "\n",
+        "  leading and trailing  ",
+        "verifi-\ncation and well\u2010\r\nknown, not co- \n operate",
+        "verifi\ufffe\ncation, verifi\ufffecation, x\ufffe",
+        "veri\u00adfi\u00ad\n  cation; soft\u00ad \n\n hyphen",
+        "e\u200b\u0301 \u200d\u0308a \u200b\u0301 \u0301start",  # marks split from their base by invisibles
+        "\u0301\u0302 leading marks, ｶﾞｷﾞ half-width voiced, ﾞ alone",
+        "ｔｈｅ　ｃａｔ，　ｔｈｅ ｄｏｇ （ｂｙ ４．５％）， Ｍａｙ， 2019",
+        "調査（\n２０２４年）の結果 ，調査 ３０ ％ 生成\nAI",
+        "\U00020000 \U00020001\u3000x \U0001d400\u0301 \U0001f600 a",
+        "10\u00b2 \u00bd \u2460 H\u2082O \u00a8 \u00b4 \u337f \ufdfa",
+        "\u201cquoted\u201d \u2018single\u2019 \u2212 \u2014 \uff0d",
+        "tab\there\x0bvt\x0cff\x1cfs\x85nel\u2028ls\u2029ps\u1680ogham\u205fmm",
+        "\r\n\r\n\u3000\u3000\t \u200e\u202a\ufeff",
+        "a\ud800b \udfff\u0301",  # lone surrogates (surrogateescape)
+        "ß ẞ İ ŉ ſ µ ﬅ ǅ Ǳ",
+        EXPANSIONS,
+    ],
+)
+def test_tricky_texts_are_identical(ext: ModuleType, text: str) -> None:
+    assert differences(ext, [text]) == []
+
+
+def test_generated_corpus_is_identical(ext: ModuleType) -> None:
+    texts = cases(20261130, 3000)
+    assert sum(map(len, texts)) > 100_000
+    assert differences(ext, texts) == []
+
+
+def test_every_whitespace_and_invisible_pair_is_identical(ext: ModuleType) -> None:
+    blanks = [chr(c) for c in range(0x110000) if chr(c).isspace()] + list(nmod.INVISIBLE)
+    sides = ["a", "-", "調", "（", "）", "ｃ", "，", "1", "\u0301", "\U00020000", ""]
+    rng = random.Random(5)
+    texts = [
+        left + blank + rng.choice(blanks) * rng.randrange(2) + right
+        for blank in blanks
+        for left in sides
+        for right in sides
+    ]
+    assert differences(ext, texts) == []
+
+
+def test_every_bmp_character_is_identical_alone_and_after_a_letter(ext: ModuleType) -> None:
+    chars = [chr(c) for c in range(0x10000)]
+    texts = ["".join(chars[i : i + 64]) for i in range(0, len(chars), 64)]
+    texts += ["e" + "".join(chars[i : i + 8]) for i in range(0, len(chars), 8)]
+    assert differences(ext, texts) == []
+
+
+def test_the_trigger_class_is_what_the_core_scans_for() -> None:
+    """The C core stops at whitespace other than one ASCII space and at the invisible characters:
+    exactly normalize.py's trigger class, for every code point of this Python's Unicode."""
+    trigger = getattr(nmod, "_TRIGGER", None)
+    if trigger is None:  # the pure-Python scan was restructured: check the definition it documents
+        trigger = nmod.re.compile("[" + "".join(c for c in map(chr, range(0x10000)) if c.isspace() and c != " ")
+                                  + nmod.re.escape(nmod.INVISIBLE) + "]")  # fmt: skip
+    core = {c for c in map(chr, range(0x110000)) if (c.isspace() and c != " ") or c in nmod.INVISIBLE}
+    found = {c for c in map(chr, range(0x110000)) if trigger.fullmatch(c)}
+    assert found == core
+    assert unicodedata.unidata_version  # the tables come from this interpreter's unicodedata
+
+
+@pytest.fixture(scope="module")
+def real_documents(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """Texts of the repo's example sources and fixture PDFs, and generated papers, as the loader reads them."""
+    tmp = tmp_path_factory.mktemp("realdocs")
+    paths = sorted((ROOT / "examples").glob("*/sources/*")) + sorted(
+        (ROOT / "tests" / "fixtures").glob("*.pdf")
+    )
+    paths.append(
+        realdocs.paper_pdf(
+            tmp / "en.pdf",
+            "Journal of Checking 12(3)",
+            [
+                "Adding an independent verification step reduced the error rate from 12.4% to 3.1% "
+                "(\u201cwell-known\u201d effects aside); the \ufb01nal cohort \u2014 1,204 people \u2014 was co-operative.",
+            ]
+            * 30,
+            caption="Figure 1: error rate by week",
+            footnote="\u00b9 Data: survey of 2024.",
+        )
+    )
+    paths.append(
+        realdocs.paper_pdf(
+            tmp / "ja.pdf",
+            "調査報告 第３号",
+            [
+                "生成ＡＩの利用は約４倍に増え、回答者の３０％が「毎日使う」と答えた（２０２４年調査）。",
+            ]
+            * 20,
+            lang="ja",
+            caption="図１　利用率の推移",
+        )
+    )
+    paths.append(
+        realdocs.aozora_text(tmp / "aozora.txt", ["｜吾輩《わがはい》は猫である。名前はまだ無い。"] * 20)
+    )
+    config = GateConfig()
+    texts = []
+    for path in paths:
+        try:
+            src = load_source(path.stem, str(path), config)
+            texts += [src.text, src.hidden_text]
+        except SourceError:  # broken.pdf, form_bomb.pdf, invisible_only.pdf: refused by the loader
+            pass
+        texts.append(path.read_bytes().decode("utf-8", "surrogateescape"))  # the raw file, too
+    return [t for t in texts if t]
+
+
+def test_real_shaped_documents_are_identical(ext: ModuleType, real_documents: list[str]) -> None:
+    assert len(real_documents) >= 20
+    assert any("調査" in t for t in real_documents) and any("verification" in t for t in real_documents)
+    assert differences(ext, real_documents) == []
+
+
+def test_offsets_map_back_the_same_way(ext: ModuleType, real_documents: list[str]) -> None:
+    for text in real_documents[:6]:
+        want, got = normalize_py(text), normalize_c(text, ext=ext)
+        spans = [(i, i + 7) for i in range(0, len(want.text), max(1, len(want.text) // 50))]
+        assert [want.to_original(*s) for s in spans] == [got.to_original(*s) for s in spans]
