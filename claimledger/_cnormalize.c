@@ -14,6 +14,12 @@
 #include <stdint.h>
 #include <string.h>
 
+#if defined(__GNUC__)
+#define FLATTEN __attribute__((flatten))
+#else
+#define FLATTEN
+#endif
+
 #define BMP 0x10000
 #define SPECIAL 0x80000000u /* g_fold entry: the character does not fold one to one */
 #define NONE 0xFFFFFFFFu    /* no character (before the start / after the end) */
@@ -23,6 +29,8 @@
 #define F_FW_OPEN 4
 #define F_FW_CLOSE 8
 #define F_COMBINING 16
+#define F_SPACE 32   /* str.isspace() (computed at setup with the interpreter's own Py_UNICODE_ISSPACE) */
+#define F_TRIGGER 64 /* whitespace other than an ASCII space, or invisible: ends a plain run */
 
 static uint32_t g_fold[BMP];
 static uint8_t g_flags[BMP];
@@ -71,7 +79,9 @@ static inline int is_latin_side(Py_UCS4 c) {
     return c != NONE && (is_fullwidth_ascii(c) || (c >= '!' && c <= '~'));
 }
 
-static inline int is_blank(Py_UCS4 c) { return is_invisible(c) || Py_UNICODE_ISSPACE(c); }
+static inline int is_space(Py_UCS4 c) { return c < BMP ? (g_flags[c] & F_SPACE) != 0 : Py_UNICODE_ISSPACE(c); }
+
+static inline int is_blank(Py_UCS4 c) { return is_invisible(c) || is_space(c); }
 
 /* normalize._space_dropped */
 static int space_dropped(const Text *t, Py_ssize_t start, Py_ssize_t end) {
@@ -395,9 +405,11 @@ static Py_ssize_t line_breaks(const Text *t, Py_ssize_t a, Py_ssize_t e) {
     return count;
 }
 
-static inline int is_trigger(Py_UCS4 c) { return (c != ' ' && Py_UNICODE_ISSPACE(c)) || is_invisible(c); }
+static inline int is_trigger(Py_UCS4 c) {
+    return c < BMP ? (g_flags[c] & F_TRIGGER) != 0 : Py_UNICODE_ISSPACE(c);
+}
 
-static int run_normalize(B *b, const Text *t, int keep) {
+static inline int run_normalize(B *b, const Text *t, int keep) {
     static const Py_UCS4 hyphen[1] = {'-'};
     static const Py_UCS4 space[1] = {' '};
     Py_ssize_t pos = 0, n = t->n;
@@ -434,7 +446,7 @@ static int run_normalize(B *b, const Text *t, int keep) {
             continue;
         }
         Py_ssize_t e = s;
-        while (e < n && Py_UNICODE_ISSPACE(tch(t, e))) e++;
+        while (e < n && is_space(tch(t, e))) e++;
         Py_ssize_t body = s;
         while (body > pos && tch(t, body - 1) == ' ') body--;
         if (body - pos >= 2 && (tch(t, body - 1) == '-' || tch(t, body - 1) == 0x2010) &&
@@ -467,6 +479,21 @@ static int run_normalize(B *b, const Text *t, int keep) {
     return 0;
 }
 
+/* One copy of the whole pass per string kind: with everything inlined the compiler reads the
+ * text with a constant character width. */
+FLATTEN static int run_normalize_1(B *b, const Text *t, int keep) {
+    Text k = {PyUnicode_1BYTE_KIND, t->data, t->n};
+    return run_normalize(b, &k, keep);
+}
+FLATTEN static int run_normalize_2(B *b, const Text *t, int keep) {
+    Text k = {PyUnicode_2BYTE_KIND, t->data, t->n};
+    return run_normalize(b, &k, keep);
+}
+FLATTEN static int run_normalize_4(B *b, const Text *t, int keep) {
+    Text k = {PyUnicode_4BYTE_KIND, t->data, t->n};
+    return run_normalize(b, &k, keep);
+}
+
 static void b_free(B *b) {
     PyMem_Free(b->buf);
     PyMem_Free(b->ns);
@@ -486,7 +513,10 @@ static PyObject *py_normalize(PyObject *self, PyObject *args) {
     Text t = {PyUnicode_KIND(text), PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text)};
     B b = {1, NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0};
     if (b_reserve(&b, t.n + 16) < 0) return NULL;
-    if (run_normalize(&b, &t, keep) < 0) {
+    int rc = t.kind == PyUnicode_1BYTE_KIND   ? run_normalize_1(&b, &t, keep)
+             : t.kind == PyUnicode_2BYTE_KIND ? run_normalize_2(&b, &t, keep)
+                                              : run_normalize_4(&b, &t, keep);
+    if (rc < 0) {
         b_free(&b);
         return NULL;
     }
@@ -549,6 +579,11 @@ static PyObject *py_setup(PyObject *self, PyObject *args) {
     }
     memcpy(g_fold, fold.buf, sizeof(g_fold));
     memcpy(g_flags, flags.buf, sizeof(g_flags));
+    for (Py_UCS4 c = 0; c < BMP; c++) {
+        g_flags[c] &= (uint8_t)~(F_SPACE | F_TRIGGER);
+        if (Py_UNICODE_ISSPACE(c)) g_flags[c] |= F_SPACE;
+        if ((c != ' ' && Py_UNICODE_ISSPACE(c)) || (g_flags[c] & F_INVISIBLE)) g_flags[c] |= F_TRIGGER;
+    }
     PyMem_Free(g_drop_lo);
     PyMem_Free(g_drop_hi);
     g_drop_lo = lo;

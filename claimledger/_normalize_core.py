@@ -6,7 +6,7 @@ pure-Python path. The pure-Python normalizer (:func:`claimledger.normalize.norma
 oracle: the C code is a port of it, and every table it reads is computed here, at first use, from
 the running interpreter's ``unicodedata`` and from the definitions normalize.py hands over
 (:class:`Definitions`), so the two cannot drift apart with a Python upgrade.
-``claimledger --version`` names the active core. This module imports nothing of claimledger.
+``claimledger --version`` names the active core. It imports nothing of claimledger but the exceptions.
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from array import array
 from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import NamedTuple
+
+from claimledger._exceptions import ClaimledgerError
 
 _SPECIAL = 0x80000000
 _F_INVISIBLE, _F_DROPS, _F_FW_OPEN, _F_FW_CLOSE, _F_COMBINING = 1, 2, 4, 8, 16
@@ -86,11 +88,11 @@ def tables(defs: Definitions) -> tuple[bytes, bytes, list[str | None]]:
             flags[cp] |= _F_COMBINING
         if cp < 0x80:
             if out != ch.lower():  # the ASCII path lowercases; the C core folds with the table
-                raise RuntimeError(f"fold of U+{cp:04X} is not its lower case")
+                raise ClaimledgerError(f"fold of U+{cp:04X} is not its lower case")
             fold[cp] = ord(out)
         elif 0xD800 <= cp <= 0xDFFF or not (combining(ch) or len(out) != 1 or combining(out)):
             if len(out) != 1:
-                raise RuntimeError(f"fold of U+{cp:04X} is not one character")
+                raise ClaimledgerError(f"fold of U+{cp:04X} is not one character")
             fold[cp] = ord(out)
         else:
             fold[cp] = _SPECIAL
@@ -123,7 +125,7 @@ def run(
     when ``CLAIMLEDGER_PURE_PYTHON`` turns the core off for everything else)."""
     if ext is None:
         if not active(defs):
-            raise RuntimeError(CORE)
+            raise ClaimledgerError(CORE)
         assert _EXT is not None
         ext = _EXT
     elif id(ext) not in _ready:
