@@ -117,10 +117,10 @@ def failed_report(job: Job, why: tuple[str, str]) -> Any:
     """A FAIL report with one HIGH finding for the whole job (input error, crash, timeout, lost worker)."""
     from claimledger.model.finding import Finding, Reason, Status
     from claimledger.model.report import Report
-    from claimledger.reconcile import assign_tier, outcome_of
+    from claimledger.reconcile import outcome_of, tiered
 
     reason, message = why
-    finding = assign_tier(Finding("job", "batch", Status.ERROR, Reason(reason), message), None)
+    (finding,) = tiered([Finding("job", "batch", Status.ERROR, Reason(reason), message)])
     return Report(outcome=outcome_of([finding]), findings=[finding], claims_total=0,
                   reproducibility={"ledger": {"path": job.ledger}, "draft": job.draft})  # fmt: skip
 

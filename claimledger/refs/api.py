@@ -9,7 +9,7 @@ from typing import Any
 from claimledger._config import DEFAULT_REFS_TIMEOUT
 from claimledger._version import __version__
 from claimledger.model.report import Report
-from claimledger.reconcile import outcome_of
+from claimledger.reconcile import outcome_of, tiered
 from claimledger.refs.model import Reference
 
 
@@ -39,7 +39,7 @@ def check_references(
         if progress is not None:
             progress("checking references", done, total)
 
-    findings = verdict_findings(verify_references(references, settings, tick))
+    findings = tiered(verdict_findings(verify_references(references, settings, tick)))
     report = Report(
         outcome=outcome_of(findings), findings=findings, claims_total=len(references), fail_closed=fail_closed,
         reproducibility={"tool": "claimledger", "tool_version": __version__,

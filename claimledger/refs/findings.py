@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from claimledger.model.finding import Finding, Reason, Status
-from claimledger.reconcile import assign_tier
 from claimledger.refs.model import Reference
 from claimledger.refs.verdicts import CORRECTED, VERIFIED, Verdict
 
@@ -43,9 +42,9 @@ def _location(ref: Reference) -> dict[str, object] | None:
     return {"file": ref.origin, "line": None, "in": "bibliography"} if ref.origin else None
 
 
-def verdict_findings(verdicts: Sequence[Verdict], *, tiered: bool = True) -> list[Finding]:
-    """One finding per verdict; an erratum adds a LOW note beside the verified one. ``tiered=False``: as a
-    registered check returns them (the run gives the tier)."""
+def verdict_findings(verdicts: Sequence[Verdict]) -> list[Finding]:
+    """One finding per verdict, without a tier (``reconcile.tiered`` gives it); an erratum adds a note
+    (``reference_corrected``, LOW in the reason table) beside the verified one."""
     out: list[Finding] = []
     for v in verdicts:
         extra: dict[str, object] = {
@@ -65,7 +64,7 @@ def verdict_findings(verdicts: Sequence[Verdict], *, tiered: bool = True) -> lis
                 v.reference.key, CHECK, _STATUS[code], Reason(code), message, claimed=claimed,
                 location=_location(v.reference), diff="\n".join(v.differences) or None, extra=extra,
             )  # fmt: skip
-            out.append(assign_tier(finding, None) if tiered else finding)
+            out.append(finding)
     return out
 
 

@@ -114,7 +114,7 @@ def reference_check(claim: ReferenceClaim, ctx: RunContext, earlier: Sequence[Fi
             f"internal error while checking references ({why}); nothing this step would have checked is "
             "verified — please report this",
         )]  # fmt: skip
-    found = verdict_findings([verdict], tiered=False)
+    found = verdict_findings([verdict])
     if not claim._in_bibliography:  # a claim under `claims:`: the run places it at its ledger line
         found = [dataclasses.replace(f, location=None) for f in found]
     return found
