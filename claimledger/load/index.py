@@ -40,6 +40,8 @@ _PACKAGE = Path(__file__).resolve().parent.parent  # claimledger/: _READING_CODE
 _READING_CODE = (
     "load/index.py",
     "normalize.py",
+    "_normalize_core.py",  # the optional C core of the normalizer and its tables
+    "_cnormalize.c",
     "load/sources.py",
     "load/isolate.py",
     "load/_extract_worker.py",
