@@ -341,3 +341,23 @@ def test_a_bad_certificate_stops_the_start_with_exit_2(tls: dict[str, Any], tmp_
     assert proc.returncode == 2, proc.stderr
     assert "Traceback" not in proc.stderr
     assert "--tls-cert and --tls-key go together" in proc.stderr or "TLS:" in proc.stderr
+
+
+def test_max_read_bytes_bounds_what_one_request_copies_from_the_root(tmp_path: Path) -> None:
+    """`serve --max-read-bytes` reaches the workers: a dataset under the root larger than the budget
+    is refused with 400 naming the flag; the same check with the data inline is served."""
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "big.csv").write_text("x\n" + "1\n" * 4000)  # 8 KB
+    ledger = "version: 1\nclaims:\n  - {id: N, kind: number, value: 4000, sql: 'SELECT count(*) FROM d'}\n"
+    with http_server(root, tmp_path, "--workers", "1", "--max-read-bytes", "5000") as url:
+        refused = httpx.post(url + "/v1/check", json={"ledger": {"text": ledger, "format": "yaml"},
+                                                      "datasets": {"d": "big.csv"}}, timeout=60)  # fmt: skip
+        assert refused.status_code == 400, refused.text
+        message = refused.json()["error"]["message"]
+        assert "dataset 'd'" in message and "--max-read-bytes" in message and "5,000 bytes" in message
+        inline = {"text": "x\n" + "1\n" * 4000, "format": "csv"}
+        served = httpx.post(url + "/v1/check", json={"ledger": {"text": ledger, "format": "yaml"},
+                                                     "datasets": {"d": inline}}, timeout=60)  # fmt: skip
+        assert served.status_code == 200, served.text
+        assert served.json()["findings"][0]["status"] == "verified"

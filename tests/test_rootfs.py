@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from claimledger.server._core import (
+    BadRequest,
     Content,
     PathNotFound,
     PathOutsideRoot,
@@ -122,3 +123,65 @@ def test_a_ledger_bibliography_is_confined_and_read_from_the_copy(tree: tuple[Pa
         parsed = run.ledger(Content(text="version: 1\nbibliography: [a/refs.bib]\n", format="yaml")).ledger
         (copy,) = parsed.bibliography_files()
         assert Path(copy).is_relative_to(run.tmp()) and Path(copy).read_text().startswith("@article{inside")
+
+
+def _data_tree(root: Path) -> str:
+    (root / "data").mkdir()
+    rows = "".join(f"2026-01-{d:02d},{d * 10}\n" for d in range(1, 29))
+    (root / "data" / "daily.csv").write_text("day,sales\n" + rows * 40)  # about 22 KB
+    (root / "data" / "paper.txt").write_text(INSIDE * 100)  # 3.7 KB
+    return (
+        "version: 1\nsources: {paper: data/paper.txt}\ndatasets: {daily: data/daily.csv}\nclaims:\n"
+        "  - {id: Q, kind: quote, source: paper, quote: an ordinary sentence inside the root}\n"
+        "  - {id: N, kind: number, sql: 'SELECT count(*) FROM daily', value: '1120'}\n"
+    )
+
+
+def test_what_one_request_reads_from_the_root_is_bounded_in_total(tree: tuple[Path, Path]) -> None:
+    """Sources had a size limit and datasets none: a ledger naming a large file made the server copy
+    it whole for every request. Every file a request reads now counts against one budget."""
+    root, _ = tree
+    ledger = _data_tree(root)
+    (root / "data" / "ledger.yaml").write_text(ledger.replace("data/", ""))
+    size = sum((root / "data" / n).stat().st_size for n in ("daily.csv", "paper.txt", "ledger.yaml"))
+    roomy = Workspace.open(root, max_read_bytes=size)
+    out = run_check(roomy, ledger=Content(path="data/ledger.yaml"))
+    assert [f["status"] for f in out["findings"]] == ["verified", "verified"]
+    tight = Workspace.open(root, max_read_bytes=size - 1)
+    with pytest.raises(BadRequest, match=r"--max-read-bytes") as info:
+        run_check(tight, ledger=Content(path="data/ledger.yaml"))
+    assert "dataset 'daily'" in str(info.value) or "source 'paper'" in str(info.value)
+    # the same budget counts files named by the request itself (a dataset given by path)
+    inline = ledger.replace("datasets: {daily: data/daily.csv}\n", "")
+    small = Workspace.open(root, max_read_bytes=10_000)
+    with pytest.raises(BadRequest, match=r"dataset 'daily'.*--max-read-bytes"):
+        run_check(small, ledger=Content(text=inline, format="yaml"), datasets={"daily": Content(path="data/daily.csv")})
+    # a request that reads only its own inline content is never refused by it
+    done = run_check(small, ledger=Content(text=inline.replace("  - {id: N", "  - {id: N0"), format="yaml"),
+                     sources={"paper": Content(text=INSIDE, format="text")},
+                     datasets={"daily": Content(text="day,sales\n2026-01-01,10\n", format="csv")})  # fmt: skip
+    assert {f["claim_id"]: f["status"] for f in done["findings"]}["Q"] == "verified"
+
+
+def test_a_file_that_grows_while_copied_cannot_pass_its_limit(
+    tree: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The size was checked once, before the copy: a file that grew after the check was copied whole.
+    The copy now stops at the limit whatever the file's size said (the growth is simulated by a
+    stat that reports the size the file had before a writer appended to it)."""
+    root, _ = tree
+    big = root / "a" / "grows.txt"
+    big.write_text("x" * 50_000)
+    fs = RootFS(root)
+    real_fstat = os.fstat
+
+    def stale_fstat(fd: int) -> os.stat_result:
+        st = real_fstat(fd)
+        return os.stat_result((st.st_mode, st.st_ino, st.st_dev, st.st_nlink, st.st_uid, st.st_gid, 100,
+                               st.st_atime, st.st_mtime, st.st_ctime))  # fmt: skip
+
+    monkeypatch.setattr("claimledger.server._rootfs.os.fstat", stale_fstat)
+    with pytest.raises(RootError, match="grew past the 1,000-byte limit") as info:
+        fs.copy_to(fs.parts("a/grows.txt"), root.parent / "copy.txt", 1_000)
+    assert info.value.kind == "too_large"
+    assert (root.parent / "copy.txt").stat().st_size <= 1_000

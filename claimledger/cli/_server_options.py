@@ -9,12 +9,18 @@ import click
 
 from claimledger._config import DEFAULT_FETCH_TIMEOUT, GateConfig
 from claimledger.metrics import load_metrics_file
-from claimledger.server._pool import DEFAULT_MAX_REQUESTS, DEFAULT_QUEUE, DEFAULT_TIMEOUT
+from claimledger.server._pool import (
+    DEFAULT_MAX_READ_BYTES,
+    DEFAULT_MAX_REQUESTS,
+    DEFAULT_QUEUE,
+    DEFAULT_TIMEOUT,
+)
 from claimledger.server.judge_spec import JudgeSpec
 
 
 def pool_options(fn: Any) -> Any:
-    """--workers, --queue, --request-timeout, --worker-max-requests: the worker pool both servers run checks in."""
+    """--workers, --queue, --request-timeout, --worker-max-requests, --max-read-bytes: the worker pool both
+    servers run checks in, and what one request may read."""
     options = [
         click.option("--workers", type=click.IntRange(1, 256), default=None,
                      help="Worker processes running checks in parallel [default: the number of cores]."),
@@ -27,6 +33,10 @@ def pool_options(fn: Any) -> Any:
         click.option("--worker-max-requests", type=click.IntRange(1), default=DEFAULT_MAX_REQUESTS,
                      show_default=True, help="A worker process is replaced after this many requests "
                                              "(memory levels off)."),
+        click.option("--max-read-bytes", type=click.IntRange(1), default=DEFAULT_MAX_READ_BYTES,
+                     show_default=True, help="Bytes of files under --root one request may read, all together "
+                     "(ledger, sources, datasets, draft, bibliographies: each is copied into the request's "
+                     "private folder); over it the request is refused (HTTP 400; an MCP tool error)."),
     ]  # fmt: skip
     for option in reversed(options):
         fn = option(fn)

@@ -23,6 +23,7 @@ from claimledger.cli._server_options import pool_options, server_config, server_
 @pool_options
 @server_options
 def mcp_cmd(root: Path, workers: int | None, queue: int, request_timeout: float, worker_max_requests: int,
+            max_read_bytes: int,
             **kw: Any) -> None:
     """Serve claimledger's tools to an agent over MCP (stdio): verify_quotes, verify_numbers,
     check_ledger, verify_references, mark_draft, lint_draft, audit_summary.
@@ -45,7 +46,7 @@ def mcp_cmd(root: Path, workers: int | None, queue: int, request_timeout: float,
     try:
         serve_stdio(root, config=server_config(kw), allow_urls=kw["allow_urls"], judge=server_judge(kw),
                     workers=workers, queue=queue, request_timeout=request_timeout,
-                    max_requests=worker_max_requests)  # fmt: skip
+                    max_requests=worker_max_requests, max_read_bytes=max_read_bytes)  # fmt: skip
     except ImportError as exc:
         _fail_input(str(exc))
     except InputError as exc:

@@ -53,7 +53,8 @@ DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 @server_options
 def serve_cmd(root: Path, host: str, port: int, max_bytes: int, allowed_hosts: tuple[str, ...],
               token_file: Path | None, workers: int | None, queue: int, request_timeout: float,
-              worker_max_requests: int, tls_cert: Path | None, tls_key: Path | None, **kw: Any) -> None:  # fmt: skip
+              worker_max_requests: int, max_read_bytes: int, tls_cert: Path | None, tls_key: Path | None,
+              **kw: Any) -> None:  # fmt: skip
     """Serve JSON endpoints mirroring the CLI: POST /v1/check, /v1/mark, /v1/lint,
     /v1/audit; GET /openapi.json, /healthz.
 
@@ -76,7 +77,7 @@ def serve_cmd(root: Path, host: str, port: int, max_bytes: int, allowed_hosts: t
               token_file=str(token_file) if token_file is not None else None, workers=workers, queue=queue,
               request_timeout=request_timeout, max_requests=worker_max_requests,
               tls_cert=str(tls_cert) if tls_cert is not None else None,
-              tls_key=str(tls_key) if tls_key is not None else None)  # fmt: skip
+              tls_key=str(tls_key) if tls_key is not None else None, max_read_bytes=max_read_bytes)  # fmt: skip
     except ImportError as exc:
         _fail_input(str(exc))
     except InputError as exc:

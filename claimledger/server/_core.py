@@ -43,6 +43,7 @@ from claimledger.model.report import Report
 from claimledger.refs.bib import MAX_BIB_BYTES
 from claimledger.refs.model import Reference
 from claimledger.run import replaced, with_sources
+from claimledger.server._pool import DEFAULT_MAX_READ_BYTES
 from claimledger.server._rootfs import RootError, RootFS
 from claimledger.server.judge_spec import JudgeSpec
 
@@ -152,7 +153,7 @@ def _reject_dotdot(given: str, what: str) -> None:
 
 _ROOT_ERRORS: dict[str, type[ServeError]] = {
     "outside": PathOutsideRoot, "missing": PathNotFound, "not_file": BadRequest, "not_dir": PathNotFound,
-    "io": BadRequest,
+    "io": BadRequest, "too_large": BadRequest,
 }  # fmt: skip
 
 
@@ -172,11 +173,12 @@ class Workspace:
     allow_urls: bool = False
     fs: RootFS = dataclasses.field(default=None, compare=False, repr=False)  # type: ignore[assignment]
     judge: JudgeSpec | None = None
+    max_read_bytes: int = DEFAULT_MAX_READ_BYTES  # all the files one request reads from the root, together
 
     @classmethod
     def open(
         cls, root: str | Path, *, config: GateConfig | None = None, allow_urls: bool = False,
-        judge: JudgeSpec | None = None,
+        judge: JudgeSpec | None = None, max_read_bytes: int = DEFAULT_MAX_READ_BYTES,
     ) -> Workspace:  # fmt: skip
         try:
             resolved = Path(root).expanduser().resolve(strict=True)
@@ -189,7 +191,7 @@ class Workspace:
         except OSError as exc:
             raise InputError(f"--root {root}: cannot open ({exc.strerror})") from None
         sweep_stale_request_folders()
-        return cls(resolved, config or GateConfig(), allow_urls, fs, judge)
+        return cls(resolved, config or GateConfig(), allow_urls, fs, judge, max_read_bytes)
 
     def client_parts(self, given: str, *, what: str) -> list[str]:
         """A client's path as components under the root: relative (or absolute inside it), no ``..``."""
@@ -268,6 +270,7 @@ class Request:
         self.ws = ws
         self._tmp: Path | None = None
         self._copies: dict[tuple[str, ...], Path] = {}
+        self._read = 0  # bytes copied so far, bounded by ws.max_read_bytes
 
     def __enter__(self) -> Request:
         return self
@@ -297,10 +300,17 @@ class Request:
             path = self._copies[key]
             return path, list(path.relative_to(self.tmp() / "root").parts)
         staging = self.tmp() / "staging" / str(len(self._copies))
+        budget = self.ws.max_read_bytes - self._read
         try:
-            canonical = self.ws.fs.copy_to(parts, staging, limit)
+            canonical = self.ws.fs.copy_to(parts, staging, budget if limit is None else min(limit, budget))
         except RootError as exc:
+            if exc.kind == "too_large" and (limit is None or budget < limit):
+                raise BadRequest(
+                    f"{what} {given!r}: the files this request reads would add up to more than "
+                    f"{self.ws.max_read_bytes:,} bytes (the server's --max-read-bytes); {exc.message}"
+                ) from None
             raise _refused(exc, what, given) from None
+        self._read += staging.stat().st_size
         dest = self.tmp().joinpath("root", *canonical)
         if dest.exists():  # the same file by another spelling (a link inside the root)
             staging.unlink()

@@ -41,6 +41,7 @@ log = logging.getLogger("claimledger.http")
 DEFAULT_TIMEOUT = 120.0
 DEFAULT_MAX_REQUESTS = 500
 DEFAULT_QUEUE = 64
+DEFAULT_MAX_READ_BYTES = 1 << 30  # bytes of files under the root one request may read
 
 
 class PoolError(ClaimledgerError):
@@ -78,6 +79,7 @@ class PoolSettings:
     max_requests: int = DEFAULT_MAX_REQUESTS
     judge: JudgeSpec | None = None  # the operator's judge, built afresh in the worker for each check
     runner: str = DEFAULT_RUNNER
+    max_read_bytes: int = DEFAULT_MAX_READ_BYTES  # files under the root one request may read (copied)
 
 
 def default_size() -> int:
@@ -90,7 +92,7 @@ def default_size() -> int:
 
 def _worker_main(
     conn: Connection, root: str, config: GateConfig, allow_urls: bool, parent: int,
-    judge: JudgeSpec | None = None, runner: str = DEFAULT_RUNNER,
+    judge: JudgeSpec | None = None, runner: str = DEFAULT_RUNNER, max_read_bytes: int = DEFAULT_MAX_READ_BYTES,
 ) -> None:  # fmt: skip
     """A worker: open the root, then answer (kind, request) with ("ok", result) or ("error", status, code, msg)."""
     with contextlib.suppress(OSError):
@@ -105,7 +107,7 @@ def _worker_main(
 
     for path in config.metrics_files:
         load_metrics_file(path)
-    ws = Workspace.open(root, config=config, allow_urls=allow_urls, judge=judge)
+    ws = Workspace.open(root, config=config, allow_urls=allow_urls, judge=judge, max_read_bytes=max_read_bytes)
     while True:
         try:
             seq, kind, req = conn.recv()
@@ -133,7 +135,7 @@ class _Worker:
         self.proc = ctx.Process(
             target=_worker_main,
             args=(child, str(settings.root), settings.config, settings.allow_urls, os.getpid(), settings.judge,
-                  settings.runner),
+                  settings.runner, settings.max_read_bytes),
             name="claimledger-worker",
             daemon=False,  # a worker may start children of its own (extraction, SQL)
         )

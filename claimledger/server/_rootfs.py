@@ -39,7 +39,7 @@ SUPPORTED = bool(_NOFOLLOW and _DIRECTORY) and os.open in os.supports_dir_fd and
 
 
 class RootError(ClaimledgerError, OSError):
-    """A path the root refuses; ``kind`` is ``outside``, ``missing``, ``not_file``, ``not_dir`` or ``io``."""
+    """A path the root refuses; ``kind`` is ``outside``, ``missing``, ``not_file``, ``not_dir``, ``too_large`` or ``io``."""
 
     def __init__(self, kind: str, message: str) -> None:
         super().__init__(message)
@@ -194,14 +194,18 @@ class RootFS:
         with self.open_file(parts) as (fd, canonical):
             size = os.fstat(fd).st_size
             if limit is not None and size > limit:
-                raise RootError("io", f"is {size:,} bytes, over the {limit:,}-byte limit")
+                raise RootError("too_large", f"is {size:,} bytes, over the {limit:,}-byte limit")
             dest.parent.mkdir(parents=True, exist_ok=True)
             out = os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o600)
+            copied = 0
             try:
                 while True:
                     chunk = os.read(fd, 1 << 20)
                     if not chunk:
                         break
+                    copied += len(chunk)
+                    if limit is not None and copied > limit:  # it grew while being copied
+                        raise RootError("too_large", f"grew past the {limit:,}-byte limit while being read")
                     os.write(out, chunk)
             finally:
                 os.close(out)

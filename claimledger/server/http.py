@@ -53,6 +53,7 @@ from claimledger.server._core import (
     run_references,
 )
 from claimledger.server._pool import (
+    DEFAULT_MAX_READ_BYTES,
     DEFAULT_MAX_REQUESTS,
     DEFAULT_QUEUE,
     DEFAULT_TIMEOUT,
@@ -501,6 +502,7 @@ def serve(
     judge: JudgeSpec | None = None,
     tls_cert: str | None = None,
     tls_key: str | None = None,
+    max_read_bytes: int = DEFAULT_MAX_READ_BYTES,
 ) -> None:
     """Run the service until interrupted (Ctrl-C or SIGTERM). Refuses (:class:`InputError`) to listen
     beyond loopback without a bearer token; with ``tls_cert`` and ``tls_key`` it speaks HTTPS."""
@@ -515,9 +517,10 @@ def serve(
         raise InputError(f"--host {host} listens beyond this machine: give a bearer token with --token-file FILE "
                          "or CLAIMLEDGER_TOKEN (clients send Authorization: Bearer <token>)")  # fmt: skip
     check_tls(tls_cert, tls_key)
-    ws = Workspace.open(root, config=config, allow_urls=allow_urls, judge=judge)
+    ws = Workspace.open(root, config=config, allow_urls=allow_urls, judge=judge, max_read_bytes=max_read_bytes)
     settings = PoolSettings(ws.root, ws.config, allow_urls, size=workers or default_size(), queue=queue,
-                            timeout=request_timeout, max_requests=max_requests, judge=judge)  # fmt: skip
+                            timeout=request_timeout, max_requests=max_requests, judge=judge,
+                            max_read_bytes=max_read_bytes)  # fmt: skip
     app = build_app(ws, max_bytes=max_bytes, allowed_hosts=allowed_host_names(host, allowed_hosts), token=token,
                     pool=settings)  # fmt: skip
     shown = f"[{host}]" if ":" in host else host

@@ -51,6 +51,7 @@ from claimledger.server._core import (
     run_references,
 )
 from claimledger.server._pool import (
+    DEFAULT_MAX_READ_BYTES,
     DEFAULT_MAX_REQUESTS,
     DEFAULT_QUEUE,
     DEFAULT_TIMEOUT,
@@ -316,16 +317,18 @@ def serve_stdio(
     queue: int | None = None,
     request_timeout: float | None = None,
     max_requests: int | None = None,
+    max_read_bytes: int = DEFAULT_MAX_READ_BYTES,
 ) -> None:
     """Run the MCP server on stdin/stdout until the client closes the connection; every tool call runs in
     a pool of ``workers`` processes (default: the cores) under ``request_timeout``."""
     _require_sdk()
-    ws = Workspace.open(root, config=config, allow_urls=allow_urls, judge=judge)
+    ws = Workspace.open(root, config=config, allow_urls=allow_urls, judge=judge, max_read_bytes=max_read_bytes)
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
     settings = PoolSettings(
         ws.root, ws.config, allow_urls, size=workers or default_size(), queue=DEFAULT_QUEUE if queue is None else queue,
         timeout=DEFAULT_TIMEOUT if request_timeout is None else request_timeout,
         max_requests=DEFAULT_MAX_REQUESTS if max_requests is None else max_requests, judge=judge, runner=RUNNER,
+        max_read_bytes=max_read_bytes,
     )  # fmt: skip
     pool = WorkerPool(settings)
     try:
