@@ -285,11 +285,11 @@ Claim = Annotated[
 ]
 
 
-class LedgerReference(BaseModel):
-    """A bibliography entry written in the ledger (``references:``); its ``key`` is the citation key."""
+class ReferenceFields(BaseModel):
+    """What a bibliography entry says about a work: shared by ``references:`` entries and ``kind: reference``
+    claims, so the two spellings of an entry cannot drift apart."""
 
     model_config = ConfigDict(extra="forbid")
-    key: str = Field(min_length=1, description="The citation key the draft uses ([@key], \\cite{key}).")
     title: str | None = Field(default=None, description="The work's title.")
     authors: list[str] | str | None = Field(
         default=None, description='Authors: a list ("Vaswani, Ashish") or one string joined by " and ".'
@@ -299,7 +299,15 @@ class LedgerReference(BaseModel):
     doi: str | None = Field(default=None, description="DOI (10.xxxx/... or a doi.org URL).")
     arxiv: str | None = Field(default=None, description="arXiv id (2101.00001 or arXiv:hep-th/9901001).")
     url: str | None = Field(default=None, description="A URL of the work (informational).")
-    type: str | None = Field(default=None, description="Entry type (article, inproceedings, ...), informational.")
+    type: str | None = Field(
+        default=None, description="Entry type (article, inproceedings, dataset, software, ...)."
+    )
+
+
+class LedgerReference(ReferenceFields):
+    """A bibliography entry written in the ledger (``references:``); its ``key`` is the citation key."""
+
+    key: str = Field(min_length=1, description="The citation key the draft uses ([@key], \\cite{key}).")
 
 
 class Ledger(BaseModel):

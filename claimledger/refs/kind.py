@@ -18,10 +18,10 @@ import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from typing import Literal
 
-from pydantic import Field, PrivateAttr
+from pydantic import PrivateAttr
 
 from claimledger.checks.context import RunContext
-from claimledger.model.claim import ClaimBase
+from claimledger.model.claim import ClaimBase, ReferenceFields
 from claimledger.model.finding import Finding, Reason, Status
 from claimledger.refs.model import Reference
 from claimledger.refs.verdicts import Verdict
@@ -34,20 +34,10 @@ Progress = Callable[[str, int, int], None]
 
 
 @claim_kind
-class ReferenceClaim(ClaimBase):
+class ReferenceClaim(ReferenceFields, ClaimBase):
     """A bibliography entry: the cited work exists and is what the entry says (id = the citation key)."""
 
     kind: Literal["reference"]
-    title: str | None = Field(default=None, description="The work's title.")
-    authors: list[str] | str | None = Field(
-        default=None, description='Authors: a list ("Vaswani, Ashish") or one string joined by " and ".'
-    )
-    year: int | str | None = Field(default=None, description="Year of publication.")
-    venue: str | None = Field(default=None, description="Journal, proceedings or series (compared when given).")
-    doi: str | None = Field(default=None, description="DOI (10.xxxx/... or a doi.org URL).")
-    arxiv: str | None = Field(default=None, description="arXiv id (2101.00001 or arXiv:hep-th/9901001).")
-    url: str | None = Field(default=None, description="A URL of the work (informational).")
-    type: str | None = Field(default=None, description="Entry type (article, dataset, software, ...).")
 
     _reference: Reference | None = PrivateAttr(default=None)  # an entry read from a bibliography (with its origin)
     _in_bibliography: bool = PrivateAttr(default=False)  # False: written under claims: (located at its ledger line)
