@@ -43,8 +43,7 @@ from claimledger.model.report import Report
 from claimledger.refs.bib import MAX_BIB_BYTES
 from claimledger.refs.model import Reference
 from claimledger.run import replaced, with_sources
-from claimledger.server._pool import DEFAULT_MAX_READ_BYTES
-from claimledger.server._rootfs import RootError, RootFS
+from claimledger.server._rootfs import DEFAULT_MAX_READ_BYTES, RootError, RootFS
 from claimledger.server.judge_spec import JudgeSpec
 
 DRAFT_EXT = {"markdown": ".md", "latex": ".tex", "text": ".txt"}

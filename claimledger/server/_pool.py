@@ -34,6 +34,7 @@ from typing import Any
 from claimledger._config import GateConfig
 from claimledger._exceptions import ClaimledgerError
 from claimledger.load._child import die_with_parent
+from claimledger.server._rootfs import DEFAULT_MAX_READ_BYTES as DEFAULT_MAX_READ_BYTES  # re-exported
 from claimledger.server.judge_spec import JudgeSpec
 
 log = logging.getLogger("claimledger.http")
@@ -41,7 +42,6 @@ log = logging.getLogger("claimledger.http")
 DEFAULT_TIMEOUT = 120.0
 DEFAULT_MAX_REQUESTS = 500
 DEFAULT_QUEUE = 64
-DEFAULT_MAX_READ_BYTES = 1 << 30  # bytes of files under the root one request may read
 
 
 class PoolError(ClaimledgerError):

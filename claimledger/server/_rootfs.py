@@ -38,6 +38,8 @@ _FILE_FLAGS = os.O_RDONLY | _NOFOLLOW | _CLOEXEC | _NONBLOCK  # a FIFO never blo
 SUPPORTED = bool(_NOFOLLOW and _DIRECTORY) and os.open in os.supports_dir_fd and os.readlink in os.supports_dir_fd
 
 
+DEFAULT_MAX_READ_BYTES = 1 << 30  # bytes of files under the root one server request may read, together
+
 class RootError(ClaimledgerError, OSError):
     """A path the root refuses; ``kind`` is ``outside``, ``missing``, ``not_file``, ``not_dir``, ``too_large`` or ``io``."""
 
