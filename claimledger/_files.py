@@ -4,12 +4,15 @@ advisory lock, or only if nobody changed them since they were read (``mark --in-
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import os
+import sys
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from claimledger._exceptions import ClaimledgerError
 
@@ -74,13 +77,19 @@ class FileChanged(ClaimledgerError, OSError):
 def replace_if_unchanged(path: Path, expected: FileIdentity, data: bytes) -> None:
     """Atomically replace ``path`` with ``data``, only if it is still exactly the file that was read.
 
-    The new content is written and flushed to a temporary file first; then the
-    file's identity and content hash are compared with ``expected`` and, only
-    if they match, the temporary file is renamed over it (the window left is
-    the rename itself). Raises :class:`FileChanged` and leaves ``path`` as it
-    is when it changed.
+    The new content is written and flushed to a temporary file first, and the
+    file's identity and content hash are compared with ``expected``. Where the
+    system can swap two names atomically (Linux ``renameat2`` with
+    ``RENAME_EXCHANGE``), the new file and the old one are then swapped and the
+    old one, now under the temporary name, is compared again: an edit saved
+    between the comparison and the swap is found and the swap undone, so the
+    edit stays in place. Elsewhere the temporary file is renamed over ``path``
+    after the comparison (the window left is the rename itself). Raises
+    :class:`FileChanged` and leaves ``path`` as the writer left it when it
+    changed.
     """
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    keep_tmp = False  # True when the temporary name holds the writer's version (never deleted)
     try:
         with contextlib.suppress(OSError):
             os.fchmod(fd, _new_file_mode(path))
@@ -88,16 +97,67 @@ def replace_if_unchanged(path: Path, expected: FileIdentity, data: bytes) -> Non
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        try:
-            now, _ = FileIdentity.read(path)
-        except FileNotFoundError:
-            raise FileChanged(f"{path} was removed while it was being marked") from None
-        if now != expected:
-            raise FileChanged(f"{path} changed while it was being marked")
-        os.replace(tmp, path)
+        _still(path, expected)
+        if exchange(tmp, path):
+            try:
+                _still(Path(tmp), expected)  # what was at `path` just before the swap
+            except FileChanged:
+                try:
+                    exchange(tmp, path)  # put the writer's version back
+                except OSError as exc:  # never delete it: say where it is
+                    keep_tmp = True
+                    raise FileChanged(f"{path} changed while it was being marked; its new version could not be "
+                                      f"put back ({exc.strerror}) and is kept as {tmp}") from None  # fmt: skip
+                raise FileChanged(f"{path} changed while it was being marked") from None
+        else:
+            os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        if not keep_tmp:
+            Path(tmp).unlink(missing_ok=True)
         raise
+    Path(tmp).unlink(missing_ok=True)  # after a swap: the old file
+
+
+def _still(path: Path, expected: FileIdentity) -> None:
+    try:
+        now, _ = FileIdentity.read(path)
+    except FileNotFoundError:
+        raise FileChanged(f"{path} was removed while it was being marked") from None
+    if now != expected:
+        raise FileChanged(f"{path} changed while it was being marked")
+
+
+_RENAME_EXCHANGE = 2  # linux/fs.h
+_renameat2: Any = None
+
+
+def exchange(a: str | Path, b: str | Path) -> bool:
+    """Swap the files named ``a`` and ``b`` in one step (``renameat2(RENAME_EXCHANGE)``). False when the
+    system or the file system cannot (then nothing was done); other errors raise ``OSError``."""
+    global _renameat2
+    if _renameat2 is None:
+        _renameat2 = False
+        if sys.platform.startswith("linux"):
+            import ctypes
+            import ctypes.util
+
+            with contextlib.suppress(OSError, AttributeError):
+                libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+                fn = libc.renameat2
+                fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+                fn.restype = ctypes.c_int
+                _renameat2 = fn
+    if not _renameat2:
+        return False
+    import ctypes
+
+    at_fdcwd = -100
+    if _renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):  # not supported here: the caller renames
+        return False
+    raise OSError(err, os.strerror(err), str(b))
 
 
 @contextlib.contextmanager

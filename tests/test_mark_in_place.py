@@ -100,3 +100,43 @@ def test_a_file_that_needs_marks_is_still_replaced(tmp_path: Path) -> None:
     assert code == 0, output
     assert draft.read_text("utf-8") == DRAFT.replace("[D]", "[V]")
     assert draft.stat().st_mode & 0o777 == 0o640
+
+
+def test_an_edit_saved_between_the_last_comparison_and_the_swap_is_put_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The window the final comparison left: an edit saved after it and before the new file takes the
+    name. Where names can be swapped atomically (Linux), the old file is compared again after the swap
+    and the swap undone. The edit is made at that seam by wrapping the real swap."""
+    from claimledger import _files
+
+    source = tmp_path / "smith.txt"
+    source.write_text(SOURCE, encoding="utf-8")
+    draft = tmp_path / "d.md"
+    draft.write_text(DRAFT, encoding="utf-8")
+    real = _files.exchange
+    calls: list[str] = []
+
+    def edit_then_swap(a: str | Path, b: str | Path) -> bool:
+        if not calls:
+            with draft.open("a", encoding="utf-8") as fh:  # saved in place, just before the swap
+                fh.write(APPENDED)
+        calls.append(str(a))
+        return real(a, b)
+
+    monkeypatch.setattr(_files, "exchange", edit_then_swap)
+    code, output = _mark(draft, str(source), tmp_path, "--in-place")
+    assert len(calls) == 2, "swapped, found the edit, swapped back"
+    assert code == 2 and "changed while it was being marked" in output and "Traceback" not in output
+    assert draft.read_text("utf-8") == DRAFT + APPENDED
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_names_are_swapped_in_one_step_on_linux(tmp_path: Path) -> None:
+    from claimledger._files import exchange
+
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.write_text("first")
+    b.write_text("second")
+    assert exchange(a, b) is True  # the CI machines run Linux with glibc >= 2.28
+    assert (a.read_text(), b.read_text()) == ("second", "first")
