@@ -1,9 +1,10 @@
-"""Hatchling build hook: compile the optional C core of the normalizer (claimledger/_cnormalize.c).
+"""Hatchling build hook: compile the optional C parts: the core of the normalizer
+(claimledger/_cnormalize.c) and the seed search of the near-miss search (claimledger/_cseeds.c).
 
 The compiler is driven by setuptools' ``build_ext`` (the same detection of the compiler, flags and
 extension suffix as any setuptools project) with ``Extension(optional=True)``: when there is no C
 compiler or no Python headers, the build prints a warning and the package installs without the
-extension, and claimledger runs its pure-Python normalizer. ``CLAIMLEDGER_PURE_PYTHON=1`` at build
+extension, and claimledger runs its pure-Python path (each extension is optional on its own). ``CLAIMLEDGER_PURE_PYTHON=1`` at build
 time skips the compilation.
 
 * ``pip install .`` / wheels: the extension is built in a temporary directory and added to the
@@ -23,17 +24,20 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-EXT_NAME = "claimledger._cnormalize"
-SOURCE = "claimledger/_cnormalize.c"
+EXTENSIONS = {  # module name -> C source
+    "claimledger._cnormalize": "claimledger/_cnormalize.c",
+    "claimledger._cseeds": "claimledger/_cseeds.c",
+}
+EXT_NAME = "claimledger._cnormalize"  # the normalizer core: its absence is reported
 
 
-def _compile(root: Path, build_lib: Path, build_temp: Path, inplace: bool) -> Path | None:
-    """Build the extension; its path, or None when the optional build failed."""
+def _compile(root: Path, build_lib: Path, build_temp: Path, inplace: bool) -> list[Path]:
+    """Build the extensions; the paths of those that were built (an optional build may fail)."""
     from setuptools import Distribution, Extension
     from setuptools.command.build_ext import build_ext
 
-    ext = Extension(EXT_NAME, [SOURCE], optional=True)
-    dist = Distribution({"name": "claimledger", "ext_modules": [ext], "script_name": "hatch_build.py"})
+    exts = [Extension(name, [source], optional=True) for name, source in EXTENSIONS.items()]
+    dist = Distribution({"name": "claimledger", "ext_modules": exts, "script_name": "hatch_build.py"})
     cmd = build_ext(dist)
     cmd.inplace = inplace
     cmd.build_lib = str(build_lib)
@@ -43,11 +47,11 @@ def _compile(root: Path, build_lib: Path, build_temp: Path, inplace: bool) -> Pa
     try:
         cmd.ensure_finalized()
         cmd.run()
-        path = Path(cmd.get_ext_fullpath(EXT_NAME))
+        paths = [Path(cmd.get_ext_fullpath(name)) for name in EXTENSIONS]
     finally:
         os.chdir(cwd)
-    path = path if path.is_absolute() else root / path
-    return path if path.is_file() else None
+    paths = [p if p.is_absolute() else root / p for p in paths]
+    return [p for p in paths if p.is_file()]
 
 
 class CCoreBuildHook(BuildHookInterface):  # type: ignore[type-arg]
@@ -69,13 +73,16 @@ class CCoreBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             print(f"claimledger: the C core was not built ({type(exc).__name__}: {exc}); "
                   "the pure-Python normalizer will be used", file=sys.stderr)  # fmt: skip
             return
-        if built is None:
+        if not any(p.name.startswith(EXT_NAME.split(".")[-1] + ".") for p in built):
             print("claimledger: the C core was not built (see the compiler output above); "
                   "the pure-Python normalizer will be used", file=sys.stderr)  # fmt: skip
+        if not built:
             return
-        self.app.display_info(f"claimledger: built the C core {built.name}")
+        for path in built:
+            self.app.display_info(f"claimledger: built {path.name}")
+            if not inplace:
+                build_data["force_include"][str(path)] = f"claimledger/{path.name}"
         if not inplace:
-            build_data["force_include"][str(built)] = f"claimledger/{built.name}"
             build_data["pure_python"] = False
             build_data["infer_tag"] = True
 

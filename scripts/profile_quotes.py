@@ -44,14 +44,18 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--mb", type=float, default=20)
     ap.add_argument("--quotes", type=int, default=2000)
+    ap.add_argument("--doc-chars", type=int, default=bench.DOC_CHARS, help="characters per document")
+    ap.add_argument("--half-absent", action="store_true",
+                    help="issue 19's second workload: half the quotes absent from every source")
     args = ap.parse_args()
     from claimledger import GateConfig, gate
     from claimledger.model.claim import Ledger, QuoteClaim
 
     with tempfile.TemporaryDirectory(prefix="claimledger-prof-") as tmp:
         work = Path(tmp)
-        docs = bench.build_corpus(work / "docs", int(args.mb * 1e6))
-        quotes = bench.make_quotes(docs, args.quotes)
+        docs = bench.build_corpus(work / "docs", int(args.mb * 1e6), args.doc_chars)
+        make = bench.make_half_absent_quotes if args.half_absent else bench.make_quotes
+        quotes = make(docs, args.quotes)
         ledger = Ledger(
             version=1,
             sources={p.stem: str(p) for p in docs},
@@ -74,7 +78,7 @@ def main() -> int:
     cum["reading and normalizing sources"] -= cum["cache write"]
     rest = profiled - sum(v for k, v in cum.items() if k != "mapping offsets back (evidence_at)")
     out = {
-        "mb": args.mb, "quotes": args.quotes, "cpu_s": total, "load": os.getloadavg()[0], "profiled_s": profiled,
+        "mb": args.mb, "quotes": args.quotes, "doc_chars": args.doc_chars, "half_absent": args.half_absent, "cpu_s": total, "load": os.getloadavg()[0], "profiled_s": profiled,
         "stages": {k: {"s": round(v, 3), "share": round(v / profiled, 4)} for k, v in cum.items()},
         "rest": {"s": round(rest, 3), "share": round(rest / profiled, 4)},
     }  # fmt: skip

@@ -6,7 +6,9 @@ plus the automaton. Quotes not found in their cited source are then looked for
 in the other sources (misattribution) with a second, smaller automaton. Near
 misses are searched only for quotes that did not match, with a bounded cost:
 on long sources, seed-and-extend (exact seeds from the quote vote for a place,
-then a local alignment) instead of a scan per quote.
+then a local alignment) instead of a scan per quote. The seeds of all of a source's
+missing quotes are found in one pass (checks/seed_hits.py, compiled when built); a
+quote none of whose seeds occurs costs no alignment: it is absent at once.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import ahocorasick
 
 from claimledger._exceptions import SourceError
 from claimledger.checks.boundaries import find_whole, on_boundaries
+from claimledger.checks.seed_hits import first_hits
 from claimledger.load.index import IndexedSource
 from claimledger.model.finding import Evidence
 from claimledger.normalize import Normalized, has_break_hyphens, normalize
@@ -100,28 +103,32 @@ def _seeds(q: str) -> list[tuple[int, str]]:
 
 
 def _seed_candidates(quotes: list[str], text: str) -> dict[int, list[int]]:
-    """For each quote, a few likely start positions in ``text`` voted by exact seeds."""
-    automaton = ahocorasick.Automaton()
+    """For each quote, a few likely start positions in ``text`` voted by exact seeds.
+
+    Each of the first SEED_MAX_HITS occurrences of a seed votes for the place its quote would
+    start (in buckets of 4 characters); a quote's votes are counted in text order (a tie between
+    buckets goes to the one voted for first) and its three best buckets are its candidates. A
+    quote none of whose seeds occurs has no candidate: no alignment is tried for it.
+    """
     owners: dict[str, list[tuple[int, int]]] = defaultdict(list)
     for qi, q in enumerate(quotes):
         for offset, seed in _seeds(q):
             owners[seed].append((qi, offset))
     if not owners:
         return {}
-    for seed in owners:
-        automaton.add_word(seed, seed)
-    automaton.make_automaton()
-    hits: dict[str, int] = defaultdict(int)
-    votes: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
-    for end, seed in automaton.iter(text):
-        hits[seed] += 1
-        if hits[seed] > SEED_MAX_HITS:
-            continue
-        start = end - len(seed) + 1
-        for qi, offset in owners[seed]:
-            votes[qi][(start - offset) // 4] += 1
+    seeds = list(owners)
+    events: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for seed, starts in zip(seeds, first_hits(text, seeds, SEED_MAX_HITS), strict=True):
+        if starts:
+            for qi, offset in owners[seed]:
+                events[qi].extend([(start, offset) for start in starts])
     out: dict[int, list[int]] = {}
-    for qi, buckets in votes.items():
+    for qi, evs in events.items():
+        evs.sort()  # text order; at one start, a quote's repeated seed votes in offset order
+        buckets: dict[int, int] = {}
+        for start, offset in evs:
+            b = (start - offset) // 4
+            buckets[b] = buckets.get(b, 0) + 1
         best = sorted(buckets.items(), key=lambda kv: -kv[1])[:3]
         out[qi] = [b * 4 for b, _ in best]
     return out
@@ -145,20 +152,20 @@ def _refine(q: str, text: str, start: int, end: int) -> tuple[float, int, int]:
     from rapidfuzz.process import extractOne
 
     k = max(1, min(8, len(q) // 4))
-    cells = [
-        (s, e)
-        for s in range(start - k, start + k + 1)
-        if s >= 0
-        for e in range(end - k, end + k + 1)
-        if s < e <= len(text)
-    ]
+    last = min(end + k, len(text))
+    # the grid, starts ascending and, within a start, ends ascending: (start, first end, past the last end)
+    rows = [(s, max(end - k, s + 1), last + 1) for s in range(max(0, start - k), start + k + 1)]
     initial = fuzz.ratio(q, text[start:end])
     # one C call scores the whole grid and keeps its first best cell; the given edges stay
     # unless a cell beats them strictly (the order the grid was once walked in, cell by cell)
-    best = extractOne(q, [text[s:e] for s, e in cells], scorer=fuzz.ratio) if cells else None
+    choices = [text[s:e] for s, e0, e1 in rows for e in range(e0, e1)]
+    best = extractOne(q, choices, scorer=fuzz.ratio) if choices else None
     if best is not None and best[1] > initial:
-        s, e = cells[best[2]]
-        return float(best[1]), s, e
+        i = best[2]
+        for s, e0, e1 in rows:
+            if i < e1 - e0:
+                return float(best[1]), s, e0 + i
+            i -= max(0, e1 - e0)
     return initial, start, end
 
 
