@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 
@@ -38,6 +38,20 @@ EN_SKIP_ADVERB = re.compile(
 )
 
 
+def any_of(patterns: Iterable[re.Pattern[str]]) -> re.Pattern[str]:
+    """One pattern that matches (``search``, ``match``) wherever one of ``patterns`` does: a single
+    scan decides whether the patterns need a look one by one. The patterns must share their flags
+    and use no backreferences (the union renumbers groups)."""
+    pats = list(patterns)
+    flags = {p.flags for p in pats}
+    if len(flags) != 1 or any(_BACKREF.search(p.pattern) for p in pats):
+        raise ValueError("any_of: the patterns must share their flags and hold no backreference")
+    return re.compile("|".join(f"(?:{p.pattern})" for p in pats), flags.pop())
+
+
+_BACKREF = re.compile(r"\\[1-9]|\(\?P=")
+
+
 def is_japanese(text: str) -> bool:
     """True when the text contains kana or kanji."""
     return _KANA_KANJI.search(text) is not None
@@ -58,8 +72,8 @@ class Token:
     start: int
     end: int
 
-    @property
-    def low(self) -> str:
+    @functools.cached_property
+    def low(self) -> str:  # remembered on the token: the rules ask for it again and again
         return self.text.lower()
 
 
@@ -108,7 +122,13 @@ def next_content_word(toks: list[Token], after: int, limit: int = 4) -> Token | 
 
 
 def stems_in(text: str) -> set[str]:
-    return {stem(t.text) for t in words(text) if is_content_word(t)}
+    """The stems of the content words of ``text`` (a fresh set; the stems are remembered)."""
+    return set(_stems_in(text))
+
+
+@functools.lru_cache(maxsize=4096)
+def _stems_in(text: str) -> frozenset[str]:
+    return frozenset(stem(t.text) for t in _words(text) if is_content_word(t))
 
 
 def find_stem(toks: list[Token], target: str) -> Iterator[Token]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from claimledger.checks.overclaim._hit import Hit
 from claimledger.checks.overclaim._text import (
     EN_STOPWORDS,
+    any_of,
     context_agrees,
     is_japanese,
     replace_span,
@@ -76,14 +77,21 @@ class Num:
         return bool(_MONTH.search(near)) or text[self.end : self.end + 1] in ("年", "月", "日")
 
 
+_WORD_AFTER = re.compile(r"\s*(?:of\s+(?:the\s+)?)?([A-Za-z][A-Za-z-]+)")
+_WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z-]+)\s*$")
+# Any prefix hedge / any suffix hedge: one search decides whether the classes need a look at all.
+_ANY_PREFIX = any_of(NUM_PREFIX.values())
+_ANY_SUFFIX = any_of(NUM_SUFFIX.values())
+
+
 def _anchor(text: str, end: int, start: int) -> str | None:
     rest = text[end : end + 20]
     if is_japanese(rest[:1]):
         return rest[:1] if rest[:1] and rest[0] not in "、。のはがをにでと" else None
-    m = re.match(r"\s*(?:of\s+(?:the\s+)?)?([A-Za-z][A-Za-z-]+)", rest)
+    m = _WORD_AFTER.match(rest)
     if m and m.group(1).lower() not in EN_STOPWORDS:
         return stem(m.group(1))
-    before = re.search(r"([A-Za-z][A-Za-z-]+)\s*$", text[max(0, start - 20) : start])
+    before = _WORD_BEFORE.search(text[max(0, start - 20) : start])
     if before and before.group(1).lower() not in EN_STOPWORDS:
         return "<" + stem(before.group(1))
     return None
@@ -96,7 +104,7 @@ def _hedges(text: str, start: int, end: int) -> tuple[frozenset[str], int, int]:
     counter = _COUNTER.match(text[end : end + 4])
     skip = counter.end() if counter else 0
     after = text[end + skip : end + skip + 20]
-    for cls, pat in NUM_PREFIX.items():
+    for cls, pat in NUM_PREFIX.items() if _ANY_PREFIX.search(before) else ():
         m = pat.search(before)
         if m:
             found.add(cls)
@@ -108,7 +116,7 @@ def _hedges(text: str, start: int, end: int) -> tuple[frozenset[str], int, int]:
                 if m2 and cls2 != cls:
                     found.add(cls2)
                     hs = min(hs, start - (len(before) - m2.start()))
-    for cls, pat in NUM_SUFFIX.items():
+    for cls, pat in NUM_SUFFIX.items() if _ANY_SUFFIX.match(after) else ():
         m = pat.match(after)
         if m:
             found.add(cls)
@@ -196,12 +204,15 @@ def _bound_turned(sh: frozenset[str], qh: frozenset[str]) -> bool:
 
 
 def number_hits(statement: str, quote: str, source_context: str | None = None) -> list[Hit]:
-    s_nums = numbers_in(statement)
-    q_nums = numbers_in(quote)
-    c_nums = numbers_in(source_context) if source_context else []
     hits: list[Hit] = []
-    if not s_nums or not q_nums:
+    s_nums = numbers_in(statement)
+    if not s_nums:
         return hits
+    q_nums = numbers_in(quote)
+    if not q_nums:
+        return hits
+    # the source context's numbers are read only for a statement number the quote does not hold
+    c_nums: list[Num] | None = None
     for s in s_nums:
         matches = [q for q in q_nums if same_value(s, q)]
         if matches:
@@ -229,6 +240,8 @@ def number_hits(statement: str, quote: str, source_context: str | None = None) -
             continue
         if (s.is_year() and not any(q.is_year() for q in q_nums)) or s.is_date_part(statement):
             continue
+        if c_nums is None:
+            c_nums = numbers_in(source_context) if source_context else []
         if any(same_value(s, c) and (c.unit == s.unit or c.unit is None or s.unit is None) for c in c_nums):
             continue  # the figure stands in the source right around the quote: not made up
         ja = is_japanese(statement)

@@ -8,6 +8,7 @@ statement says nothing about the statement, so it raises nothing.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 
@@ -77,9 +78,14 @@ _JA_ADVERB_MODALS = frozenset(
 )
 
 
+# A hedge or a qualifier (the patterns _locally_hedged looks for), compiled once.
+_LOCAL_SUPPRESS_EN = re.compile(MODAL_EN.pattern + "|" + QUALIFIER_EN.pattern, re.I)
+_LOCAL_SUPPRESS_JA = re.compile(MODAL_JA.pattern + "|" + QUALIFIER_JA.pattern, re.I)
+
+
 def _locally_hedged(statement: str, occ: tuple[int, int], ja: bool) -> bool:
     """A hedge or qualifier stands right next to this word of the statement."""
-    suppress = re.compile((MODAL_JA if ja else MODAL_EN).pattern + "|" + (QUALIFIER_JA if ja else QUALIFIER_EN).pattern, re.I)
+    suppress = _LOCAL_SUPPRESS_JA if ja else _LOCAL_SUPPRESS_EN
     if ja:
         window = statement[max(0, occ[0] - 8) : occ[1] + 14]
     else:
@@ -94,6 +100,8 @@ def _locally_hedged(statement: str, occ: tuple[int, int], ja: bool) -> bool:
 
 def modality_hits(statement: str, quote: str) -> list[Hit]:
     ja = is_japanese(quote)
+    if (MODAL_JA if ja else MODAL_EN).search(quote) is None and (ASSOC_JA if ja else ASSOC_EN).search(quote) is None:
+        return []  # every hit is anchored on a hedge or an association word of the quote
     suppress = MODAL_SUPPRESS_JA if ja else MODAL_SUPPRESS_EN
     local = False
     if suppress.search(statement):
@@ -154,12 +162,18 @@ def _causal_hits(statement: str, quote: str, ja: bool) -> list[Hit]:
 # --- quantifiers ------------------------------------------------------------------------
 
 
-def _quantifiers(text: str, ja: bool) -> list[tuple[int, int, int, set[str]]]:
-    """(level, start, end, anchors) for every quantifier cue; anchors are the words next to it."""
+def _quantifiers(text: str, ja: bool) -> list[tuple[int, int, int, frozenset[str]]]:
+    """(level, start, end, anchors) for every quantifier cue; anchors are the words next to it.
+    A fresh list; the cues are remembered (the quantifier and qualifier rules read the same texts)."""
+    return list(_quantifiers_of(text, ja))
+
+
+@functools.lru_cache(maxsize=4096)
+def _quantifiers_of(text: str, ja: bool) -> tuple[tuple[int, int, int, frozenset[str]], ...]:
     table = QUANT_JA if ja else QUANT_EN
-    out: list[tuple[int, int, int, set[str]]] = []
+    out: list[tuple[int, int, int, frozenset[str]]] = []
     taken: list[tuple[int, int]] = []
-    toks = words(text)
+    toks: list[Token] | None = None  # tokenized at the first English cue
     for level, pat in table:  # highest level first: "almost all" is taken before "all"
         for m in pat.finditer(text):
             if any(a < m.end() and m.start() < b for a, b in taken):
@@ -170,13 +184,15 @@ def _quantifiers(text: str, ja: bool) -> list[tuple[int, int, int, set[str]]]:
                     if tok is not None:
                         anchors.add(tok.text)
             else:
+                if toks is None:
+                    toks = words(text)
                 after = next_content_word(toks, m.end(), limit=3)
                 if after is not None:
                     anchors.add(stem(after.text))
             taken.append(m.span())
-            out.append((level, m.start(), m.end(), anchors))
+            out.append((level, m.start(), m.end(), frozenset(anchors)))
     # "almost all" sits in level 3 and contains "all": drop the level-4 reading inside it
-    return sorted(out, key=lambda t: t[1])
+    return tuple(sorted(out, key=lambda t: t[1]))
 
 
 def quantifier_hits(statement: str, quote: str) -> list[Hit]:
@@ -221,6 +237,8 @@ def qualifier_hits(statement: str, quote: str) -> list[Hit]:
     """
     ja = is_japanese(quote)
     qual = QUALIFIER_JA if ja else QUALIFIER_EN
+    if qual.search(quote) is None:
+        return []  # every hit is anchored on a qualifier of the quote
     local = False
     if qual.search(statement) or _quantifiers(statement, ja) or (MODAL_SUPPRESS_JA if ja else MODAL_SUPPRESS_EN).search(statement):
         # the statement qualifies something: only a qualifier it has fewer of than the quote,
@@ -264,19 +282,25 @@ def qualifier_hits(statement: str, quote: str) -> list[Hit]:
 
 
 def _negations(text: str, ja: bool) -> list[tuple[int, int, Token]]:
-    """(cue start, cue end, anchor) for each verbal negation cue with an anchor word."""
+    """(cue start, cue end, anchor) for each verbal negation cue with an anchor word (a fresh list;
+    the cues are remembered: the negation rule reads each text up to three times)."""
+    return list(_negations_of(text, ja))
+
+
+@functools.lru_cache(maxsize=4096)
+def _negations_of(text: str, ja: bool) -> tuple[tuple[int, int, Token], ...]:
     if ja:
         clean = _blank(text, NOT_NEGATION_JA)
-        out = []
+        out: list[tuple[int, int, Token]] = []
         for m in VERBAL_NEGATION_JA.finditer(clean):
             # 「追いかけているわけではない」「跳びついたのではない」: the clause before the cue is negated
             window = 12 if m.group().startswith(("わけ", "のでは", "んでは")) else 6
             anchor = ja_anchor_before(text, m.start(), window=window) or _ja_kana_predicate(text, m.start())
             if anchor is not None:
                 out.append((m.start(), m.end(), anchor))
-        return out
+        return tuple(out)
     clean = _blank(text, NOT_NEGATION_EN)
-    toks = words(text)
+    toks = words(text) if VERBAL_NEGATION_EN.search(clean) else []  # tokens only for a text with a cue
     out = []
     for m in VERBAL_NEGATION_EN.finditer(clean):
         anchor = next_content_word(toks, m.end(), limit=6)
@@ -288,7 +312,7 @@ def _negations(text: str, ja: bool) -> list[tuple[int, int, Token]]:
             anchor = before[-1] if before and m.start() - before[-1].end < 40 else None
         if anchor is not None:
             out.append((m.start(), m.end(), anchor))
-    return out
+    return tuple(out)
 
 
 _AUX_BEFORE = re.compile(
@@ -321,6 +345,7 @@ def _ja_kana_predicate(text: str, pos: int) -> Token | None:
     return Token(seg, lo, lo + len(seg))
 
 
+@functools.lru_cache(maxsize=4096)
 def _has_negation(text: str, ja: bool) -> bool:
     if ja:
         return NEGATION_JA.search(_blank(text, NOT_NEGATION_JA)) is not None
@@ -341,6 +366,8 @@ def _all_restated(cues: list[tuple[int, int, Token]], text: str, other: str, ja:
 def negation_hits(statement: str, quote: str) -> list[Hit]:
     ja = is_japanese(quote)
     hits: list[Hit] = []
+    if not _negations_of(quote, ja) and not _negations_of(statement, ja):
+        return hits  # every hit is anchored on a verbal negation of one side
     # Polarity is compared when one side has no negation at all, or when one side has more
     # verbal negations than the other (then only over the words the other side does not negate):
     # with as many negations on both sides, a paraphrase moves them around too easily to tell a

@@ -9,6 +9,7 @@ only looks at quotes that state a figure or a quantity.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from claimledger.checks.overclaim._hit import Hit
@@ -39,6 +40,7 @@ from claimledger.model.finding import Reason
 _JA_PARTICLES = frozenset("はがをにへともやでか")
 
 
+@functools.lru_cache(maxsize=4096)
 def states_quantity(text: str) -> bool:
     """A figure with a unit (%, x, 割, pp) or a quantifier: the kind of sentence scope matters in."""
     if any(n.unit in ("%", "x", "pp") for n in numbers_in(text)):
@@ -154,16 +156,18 @@ def _en_hits(statement: str, quote: str) -> list[Hit]:
     hits: list[Hit] = []
     s_toks, q_toks = words(statement), words(quote)
     s_stems = stems_in(statement)
+    at: dict[str, list[int]] = {}  # the quote's tokens by their lower case, in order
+    for j, q in enumerate(q_toks):
+        at.setdefault(q.low, []).append(j)
     for i, tok in enumerate(s_toks):
-        if tok.low in EN_NP_BOUNDARY or len(tok.low) < 2:
+        if tok.low in EN_NP_BOUNDARY or len(tok.low) < 2 or tok.low not in at:
             continue
         if i > 0:
             gap = statement[s_toks[i - 1].end : tok.start]
             if not gap.strip() and s_toks[i - 1].low not in EN_NP_BOUNDARY:
                 continue  # the statement has its own modifier here
-        for j, q in enumerate(q_toks):
-            if q.low != tok.low:
-                continue
+        for j in at[tok.low]:
+            q = q_toks[j]
             mod = en_modifier_before(quote, q_toks, j)
             if mod is None or stem(mod.text) in s_stems or mod.low in statement.lower():
                 continue
