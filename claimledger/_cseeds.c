@@ -6,15 +6,14 @@
  * seed counted until its cap) records, which stays the fallback and the test oracle
  * (tests/test_near_miss_index.py compares the two on every CI run).
  *
- * One pass over the text: a rolling hash of the 8 code points starting at each position is looked
- * up in a small open-addressing table of the seeds' first 8 code points; a hit is confirmed by
- * comparing the seed's code points with the text. Text and seeds may be of any string kind. The
+ * One pass over the text: a rolling hash of the 8 code points starting at each position is tested
+ * against a bitmap of the seeds' hashes, then looked up in a small open-addressing table of the
+ * seeds' first 8 code points; a hit is confirmed by comparing the seed's code points with the text. Text and seeds may be of any string kind. The
  * pass runs without the GIL (both strings are immutable and referenced for its whole length).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
-#include <stdlib.h>
 
 #define K 8
 #define BASE 0x100000001B3ull /* any odd multiplier; equal windows always hash equal */
@@ -53,7 +52,65 @@ static int record(Py_ssize_t **pos, Py_ssize_t *found, Py_ssize_t *room, Py_ssiz
     return 1;
 }
 
-static PyObject *py_first_hits(PyObject *self, PyObject *args) {
+#define FILTER_BITS 16 /* a bitmap of 2^16 bits (8 KB, in L1) rejects most windows before the table */
+
+typedef struct {
+    const Slot *table;
+    size_t mask;
+    const uint8_t *filter;
+    const Str *seeds;
+    const Py_ssize_t *next;
+    Py_ssize_t **pos;
+    Py_ssize_t *found;
+    Py_ssize_t *room;
+    Py_ssize_t cap;
+} Scan;
+
+static inline size_t filter_bit(uint64_t h) { return (size_t)(h >> (64 - FILTER_BITS)); }
+
+/* The window at `at` hashes to h and passed the filter: confirm the seeds of that hash there.
+ * Returns 0 when out of memory. */
+static int probe(const Scan *sc, const Str *text, Py_ssize_t at, uint64_t h) {
+    size_t slot = slot_of(h, sc->mask);
+    while (sc->table[slot].head >= 0) {
+        if (sc->table[slot].hash == h) {
+            for (Py_ssize_t si = sc->table[slot].head; si >= 0; si = sc->next[si]) {
+                const Str *s = &sc->seeds[si];
+                if (sc->found[si] >= sc->cap || at + s->n > text->n) continue;
+                Py_ssize_t j = 0;
+                while (j < s->n && PyUnicode_READ(s->kind, s->data, j) == PyUnicode_READ(text->kind, text->data, at + j))
+                    j++;
+                if (j == s->n && !record(sc->pos, sc->found, sc->room, si, at, sc->cap)) return 0;
+            }
+            return 1;
+        }
+        slot = (slot + 1) & sc->mask;
+    }
+    return 1;
+}
+
+/* One pass over a text of one string kind (T: its code unit). Returns 0 when out of memory. */
+#define DEFINE_SCAN(NAME, T)                                                                        \
+    static int NAME(const Scan *sc, const Str *text) {                                              \
+        const T *d = (const T *)text->data;                                                         \
+        Py_ssize_t n = text->n;                                                                     \
+        uint64_t top = 1, h = 0;                                                                    \
+        for (int j = 1; j < K; j++) top *= BASE;                                                    \
+        for (int j = 0; j < K; j++) h = h * BASE + d[j];                                            \
+        for (Py_ssize_t at = 0;; at++) {                                                            \
+            size_t bit = filter_bit(h);                                                             \
+            if ((sc->filter[bit >> 3] >> (bit & 7)) & 1)                                            \
+                if (!probe(sc, text, at, h)) return 0;                                              \
+            if (at + K >= n) return 1;                                                              \
+            h = (h - top * d[at]) * BASE + d[at + K];                                               \
+        }                                                                                           \
+    }
+
+DEFINE_SCAN(scan_ucs1, Py_UCS1)
+DEFINE_SCAN(scan_ucs2, Py_UCS2)
+DEFINE_SCAN(scan_ucs4, Py_UCS4)
+
+static PyObject *py_first_hits(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *text_obj, *seeds_obj;
     Py_ssize_t cap;
     if (!PyArg_ParseTuple(args, "UO!n", &text_obj, &PyList_Type, &seeds_obj, &cap)) return NULL;
@@ -68,9 +125,10 @@ static PyObject *py_first_hits(PyObject *self, PyObject *args) {
     Py_ssize_t *room = PyMem_Calloc(m, sizeof(Py_ssize_t));
     Py_ssize_t **pos = PyMem_Calloc(m, sizeof(Py_ssize_t *));
     Slot *table = NULL;
+    uint8_t *filter = PyMem_Calloc((size_t)1 << (FILTER_BITS - 3), 1);
     PyObject *result = NULL;
     int oom = 0;
-    if (!seeds || !hashes || !next || !found || !room || !pos) {
+    if (!seeds || !hashes || !next || !found || !room || !pos || !filter) {
         PyErr_NoMemory();
         goto done;
     }
@@ -97,36 +155,15 @@ static PyObject *py_first_hits(PyObject *self, PyObject *args) {
         next[i] = table[slot].head; /* -1 for the first seed of this hash */
         table[slot].hash = h;
         table[slot].head = i;
+        filter[filter_bit(h) >> 3] |= (uint8_t)(1u << (filter_bit(h) & 7));
     }
     if (ns > 0 && cap > 0 && text.n >= K) {
+        Scan sc = {table, size - 1, filter, seeds, next, pos, found, room, cap};
         Py_BEGIN_ALLOW_THREADS
-        uint64_t top = 1; /* BASE ** (K - 1) */
-        for (int j = 1; j < K; j++) top *= BASE;
-        uint64_t h = window_hash(&text, 0);
-        for (Py_ssize_t at = 0; !oom; at++) {
-            size_t slot = slot_of(h, size - 1);
-            while (table[slot].head >= 0) {
-                if (table[slot].hash == h) {
-                    for (Py_ssize_t si = table[slot].head; si >= 0; si = next[si]) {
-                        const Str *s = &seeds[si];
-                        if (found[si] >= cap || at + s->n > text.n) continue;
-                        Py_ssize_t j = 0;
-                        while (j < s->n &&
-                               PyUnicode_READ(s->kind, s->data, j) == PyUnicode_READ(text.kind, text.data, at + j))
-                            j++;
-                        if (j == s->n && !record(pos, found, room, si, at, cap)) {
-                            oom = 1;
-                            break;
-                        }
-                    }
-                    break;
-                }
-                slot = (slot + 1) & (size - 1);
-            }
-            if (at + K >= text.n) break;
-            h = (h - top * (uint64_t)PyUnicode_READ(text.kind, text.data, at)) * BASE +
-                (uint64_t)PyUnicode_READ(text.kind, text.data, at + K);
-        }
+        int ok = text.kind == PyUnicode_1BYTE_KIND   ? scan_ucs1(&sc, &text)
+                 : text.kind == PyUnicode_2BYTE_KIND ? scan_ucs2(&sc, &text)
+                                                     : scan_ucs4(&sc, &text);
+        oom = !ok;
         Py_END_ALLOW_THREADS
     }
     if (oom) {
@@ -162,6 +199,7 @@ done:
     PyMem_Free(hashes);
     PyMem_Free(seeds);
     PyMem_Free(table);
+    PyMem_Free(filter);
     return result;
 }
 
@@ -173,6 +211,6 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_cseeds",
                                     "The seed search of the near-miss search (claimledger.checks.seed_hits).",
-                                    -1, methods};
+                                    -1, methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__cseeds(void) { return PyModule_Create(&module); }
