@@ -292,3 +292,30 @@ def test_pure_python_is_forced_by_the_environment() -> None:
         env = {**os.environ, "CLAIMLEDGER_PURE_PYTHON": value}
         out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
         assert out.stdout.strip() == str(pure)
+
+
+def test_no_near_miss_search_for_a_quote_already_found_in_another_source(tmp_path: Path) -> None:
+    """A quote found verbatim in a source scanned earlier is reported as misattributed
+    (checks/quote.py), so its cited source spends no alignment on it; a quote found nowhere
+    still gets its nearest passage."""
+    from claimledger.checks.quote_scan import scan_quotes
+
+    config = GateConfig(cache_dir=tmp_path / "cache")
+    files = {
+        "a": "Forty percent of households reported higher energy costs than last year. " * 3,
+        "b": "Forty percent of households reported higher water costs than last year. "
+        + generated_text(random.Random(3), "en", 9000),
+    }
+    for sid, text in files.items():
+        (tmp_path / f"{sid}.txt").write_text(text, "utf-8")
+    misattributed = normalize_quote("forty percent of households reported higher energy costs")
+    nowhere = normalize_quote("forty percent of households reported higher heating costs")
+    own = normalize_quote("higher energy costs than last year")
+    keys = [("a", own), ("b", misattributed), ("b", nowhere)]
+    results = scan_quotes(keys, lambda sid: index_source(sid, str(tmp_path / f"{sid}.txt"), config), ["a", "b"])
+    assert results[("a", own)].found is not None
+    got = results[("b", misattributed)]
+    assert got.found is None and got.elsewhere is not None and got.elsewhere.source == "a"
+    assert got.near is None
+    near = results[("b", nowhere)].near
+    assert near is not None and "water costs" in near[2] and near[1] < 100

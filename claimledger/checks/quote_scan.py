@@ -225,8 +225,11 @@ def scan_quotes(
             for nq in missing:
                 results[(sid, nq)].in_hidden = nq in ix.hidden
         if missing and near_misses:
-            for qi, near in nearest_passages(missing, ix).items():
-                results[(sid, missing[qi])].near = near
+            # a quote only in hidden text here, or already found verbatim in another source, is
+            # reported as such (checks/quote.py): a nearest passage would never be shown for it
+            wanted = [nq for nq in missing if not results[(sid, nq)].in_hidden and results[(sid, nq)].elsewhere is None]
+            for qi, near in nearest_passages(wanted, ix).items():
+                results[(sid, wanted[qi])].near = near
     # pass 2: quotes still unaccounted for, in the sources nobody cited
     pending = [nq for nq, rs in owners.items() if any(r.found is None and r.elsewhere is None and r.error is None
                                                       for _, r in rs)]  # fmt: skip
