@@ -1,0 +1,116 @@
+"""Run the compiled cores under AddressSanitizer and UndefinedBehaviorSanitizer.
+
+The C extensions (claimledger/_c*.c) read untrusted text. This script compiles each of them
+with ``-fsanitize=address,undefined`` into a private copy of the package, then runs, with the
+sanitizer runtime preloaded:
+
+- the differential fuzz of the normalizer (scripts/normalize_differential.py: the C core
+  against the pure-Python one, both hyphen readings, every offset array);
+- a differential fuzz of the seed search (``_cseeds.first_hits`` against the Aho-Corasick
+  path of claimledger/checks/seed_hits.py) on random texts of every string width;
+- any other extension's import (an extension this script does not know is at least loaded).
+
+A memory error or undefined behaviour stops the run with the sanitizer's report (exit status
+non-zero); a difference is printed and counted. Needs gcc with libasan/libubsan (Debian:
+gcc). Not part of the test suite (a sanitized interpreter run takes minutes).
+
+    .venv/bin/python scripts/sanitize_c.py                  # 200,000 + 90 s of cases
+    .venv/bin/python scripts/sanitize_c.py --cases 1000000 --seconds 600
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SEED_FUZZ = r"""
+import random, sys, time
+from claimledger.checks.seed_hits import compiled, first_hits_py
+ext = compiled()
+assert ext is not None and ext.__file__.startswith(sys.argv[1]), ext
+rng = random.Random(int(sys.argv[3]))
+alphabets = ["ab ", "abcdefgh ", "aあい\U0002000b ", "日本語の文字列 ", "x\u00e9\u0100 y"]
+t0, n, bad = time.time(), 0, 0
+while time.time() - t0 < float(sys.argv[2]):
+    al = rng.choice(alphabets)
+    text = "".join(rng.choice(al) for _ in range(rng.randint(0, 400)))
+    seeds = []
+    for _ in range(rng.randint(0, 12)):
+        size = rng.randint(8, 24)
+        if len(text) >= size and rng.random() < 0.7:
+            at = rng.randint(0, len(text) - size)
+            seeds.append(text[at : at + size])
+        else:
+            seeds.append("".join(rng.choice(al) for _ in range(size)))
+    cap = rng.choice([0, 1, 3, 200])
+    n += 1
+    if ext.first_hits(text, list(seeds), cap) != first_hits_py(text, seeds, cap):
+        bad += 1
+        print("DIFFERENT:", repr(text[:60]), seeds, cap)
+print(f"seed search: {n:,} cases, {bad} differences")
+sys.exit(1 if bad else 0)
+"""
+
+
+def runtime(name: str) -> str:
+    out = subprocess.run(["gcc", f"-print-file-name={name}"], capture_output=True, text=True, check=True).stdout
+    path = out.strip()
+    if not os.path.isabs(path) or not os.path.exists(path):
+        raise SystemExit(f"gcc has no {name} here (install gcc with its sanitizer runtimes)")
+    return path
+
+
+def build(work: Path) -> list[str]:
+    pkg = work / "claimledger"
+    shutil.copytree(ROOT / "claimledger", pkg, ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    include = sysconfig.get_paths()["include"]
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    built = []
+    for src in sorted((ROOT / "claimledger").glob("_c*.c")):
+        target = pkg / f"{src.stem}{suffix}"
+        subprocess.run(["gcc", "-shared", "-fPIC", "-g", "-O1", "-fno-omit-frame-pointer",
+                        "-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", f"-I{include}",
+                        str(src), "-o", str(target)], check=True)  # fmt: skip
+        built.append(src.stem)
+    (work / "scripts").mkdir()  # the fuzz script puts its parent's parent first on sys.path: the copy
+    shutil.copy(ROOT / "scripts" / "normalize_differential.py", work / "scripts")
+    return built
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cases", type=int, default=200_000, help="normalizer differential cases")
+    parser.add_argument("--seconds", type=float, default=90.0, help="seconds of seed-search cases")
+    parser.add_argument("--seed", type=int, default=41)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="claimledger-sanitize-") as tmp:
+        work = Path(tmp)
+        built = build(work)
+        print("sanitized builds:", ", ".join(built), flush=True)
+        env = {**os.environ, "PYTHONPATH": str(work), "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=0",
+               "UBSAN_OPTIONS": "print_stacktrace=1", "CLAIMLEDGER_PURE_PYTHON": "",
+               "LD_PRELOAD": f"{runtime('libasan.so')}:{runtime('libubsan.so')}"}  # fmt: skip
+        status = 0
+        for stem in built:
+            probe = f"import claimledger.{stem} as m, sys; assert m.__file__.startswith(sys.argv[1]), m.__file__"
+            status |= subprocess.run([sys.executable, "-c", probe, str(work)], env=env, cwd=work).returncode
+        if "_cnormalize" in built:
+            status |= subprocess.run([sys.executable, str(work / "scripts" / "normalize_differential.py"),
+                                      "--cases", str(args.cases), "--seed", str(args.seed)], env=env, cwd=work).returncode  # fmt: skip
+        if "_cseeds" in built:
+            status |= subprocess.run([sys.executable, "-c", SEED_FUZZ, str(work), str(args.seconds), str(args.seed)],
+                                     env=env, cwd=work).returncode  # fmt: skip
+    print("OK: no sanitizer report, no difference" if status == 0 else f"FAILED (status {status})")
+    return 0 if status == 0 else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
