@@ -319,3 +319,46 @@ def test_no_near_miss_search_for_a_quote_already_found_in_another_source(tmp_pat
     assert got.near is None
     near = results[("b", nowhere)].near
     assert near is not None and "water costs" in near[2] and near[1] < 100
+
+
+def test_hyphen_reading_finds_the_same_with_the_anchors_found_in_one_pass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hyphenated quotes missing from the joined reading are looked for in the hyphen-keeping one
+    around the first occurrences of their longest piece; with many such quotes those occurrences
+    come from one pass (_anchor_starts) instead of a search per quote, with the same result."""
+    from claimledger.checks import quote_scan as qs
+
+    rng = random.Random("near-miss-index/hyphen")
+    compounds = ["well-\nknown", "long-\nterm", "cost-\nbenefit", "self-\nreported", "state-\nowned",
+                 "二〇二四年-\n調査", "high-\nincome"]  # fmt: skip
+    parts = []
+    for _ in range(3000):
+        parts.append(" ".join(rng.choice(EN_WORDS) for _ in range(rng.randrange(2, 9))))
+        if rng.random() < 0.3:
+            parts.append(rng.choice(compounds))
+    apart = " " + "council " * 30  # wider than the window around an occurrence
+    capped = apart.join(["the great survey"] * (qs._MAX_ANCHOR_TRIES - 1))  # then the last tried, and one more
+    text = " ".join(parts) + " " + capped + apart + "the great survey-\nbased," + apart + "the great survey-\nled"
+    path = tmp_path / "hyphens.txt"
+    path.write_text(text, "utf-8")
+    ix = index_source("hyphens", str(path), GateConfig(cache_dir=tmp_path / "cache"))
+    quotes = [normalize_quote(q) for q in (
+        "well-known", "long-term costs", "cost-benefit", "self-reported households", "state-owned market",
+        "二〇二四年-調査", "high-income households", "the great survey-based", "the great survey-led",  # the cap
+        "well-known and long-term", "never-ending budget", "forty-two percent", "river-side project",
+        "council-approved budget", "always-on policy market", "seven-year plan", "market-wide policy",
+        "households-reported", "policy-market survey", "according-to-survey",
+    )]  # fmt: skip
+    own = [q for q in quotes if q not in ix.primary.text]
+    assert len({qs._anchor(q) for q in own}) >= qs._BATCH_ANCHORS
+    assert len(qs._anchor_starts(ix.primary.text, own)) >= qs._BATCH_ANCHORS  # the batch does run
+    batched = qs._locate(qs.PatternSet(quotes), own, ix)
+    with monkeypatch.context() as m:
+        m.setattr(qs, "_BATCH_ANCHORS", 10**9)
+        assert qs._anchor_starts(ix.primary.text, own) == {}
+        one_by_one = qs._locate(qs.PatternSet(quotes), own, ix)
+    assert batched == one_by_one
+    found = {q for q, at in batched.items() if q in own}
+    assert {"well-known", "long-term costs", "self-reported households", "the great survey-based"} <= found
+    assert "never-ending budget" not in found and "the great survey-led" not in found

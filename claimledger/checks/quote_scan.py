@@ -14,14 +14,14 @@ quote none of whose seeds occurs costs no alignment: it is absent at once.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 import ahocorasick
 
 from claimledger._exceptions import SourceError
 from claimledger.checks.boundaries import find_whole, on_boundaries
-from claimledger.checks.seed_hits import first_hits
+from claimledger.checks.seed_hits import MIN_SEED, first_hits
 from claimledger.load.index import IndexedSource
 from claimledger.model.finding import Evidence
 from claimledger.normalize import Normalized, has_break_hyphens, normalize
@@ -276,7 +276,26 @@ _WINDOW_MARGIN = 64
 _MAX_ANCHOR_TRIES = 200
 
 
-def find_in_hyphen_reading(ix: IndexedSource, nq: str) -> Evidence | None:
+def _anchor(nq: str) -> tuple[str, int] | None:
+    """The longest hyphen-free piece of a quote (the first of the longest) and its offset."""
+    pieces = [p for p in nq.split("-") if p]
+    if not pieces:
+        return None
+    anchor = max(pieces, key=len)
+    return anchor, nq.index(anchor)
+
+
+def _occurrences(text: str, piece: str) -> Iterator[int]:
+    """The starts of the first _MAX_ANCHOR_TRIES occurrences of ``piece`` (overlapping ones too)."""
+    pos = text.find(piece)
+    tries = 0
+    while pos >= 0 and tries < _MAX_ANCHOR_TRIES:
+        tries += 1
+        yield pos
+        pos = text.find(piece, pos + 1)
+
+
+def find_in_hyphen_reading(ix: IndexedSource, nq: str, starts: Iterable[int] | None = None) -> Evidence | None:
     """Find a hyphenated quote in the reading that keeps line-break hyphens (``well-known``).
 
     That reading differs from the primary one only where a line-break hyphen was joined, so
@@ -284,17 +303,15 @@ def find_in_hyphen_reading(ix: IndexedSource, nq: str) -> Evidence | None:
     piece is located in the primary reading and only a window of the original text around
     each place is normalized with the hyphens kept. A match must lie inside the window, away
     from its cut edges, so the window's normalization agrees with the whole text's there.
+    ``starts``: that piece's first occurrences in the primary reading when the caller found
+    them already (:func:`_anchor_starts`), else they are looked for here.
     """
-    pieces = [p for p in nq.split("-") if p]
-    if not pieces:
+    found = _anchor(nq)
+    if found is None:
         return None
-    anchor = max(pieces, key=len)
-    offset = nq.index(anchor)
+    anchor, offset = found
     primary, original = ix.primary.text, ix.source.text
-    pos = primary.find(anchor)
-    tries = 0
-    while pos >= 0 and tries < _MAX_ANCHOR_TRIES:
-        tries += 1
+    for pos in _occurrences(primary, anchor) if starts is None else starts:
         lo, hi = ix.primary.to_original(max(0, pos - offset), min(len(primary), pos - offset + len(nq)))
         w0, w1 = max(0, lo - _WINDOW_MARGIN), min(len(original), hi + _WINDOW_MARGIN)
         window = normalize(original[w0:w1], keep_break_hyphens=True)
@@ -305,8 +322,21 @@ def find_in_hyphen_reading(ix: IndexedSource, nq: str) -> Evidence | None:
                 a, b = window.to_original(k, k + len(nq))
                 return source_evidence(ix, a + w0, b + w0)
             k = window.text.find(nq, k + 1)
-        pos = primary.find(anchor, pos + 1)
     return None
+
+
+_BATCH_ANCHORS = 16  # from this many pieces on, one pass over the text beats a search per piece
+
+
+def _anchor_starts(text: str, quotes: list[str]) -> dict[str, list[int]]:
+    """The first occurrences of many quotes' anchors in one pass (the seed search of the near-miss
+    search): each search for an absent piece would read the whole text. Pieces too short for it,
+    or too few to pay for the pass, are left to :func:`find_in_hyphen_reading`."""
+    anchors = {a[0] for a in map(_anchor, quotes) if a is not None and len(a[0]) >= MIN_SEED}
+    if len(anchors) < _BATCH_ANCHORS:
+        return {}
+    pieces = sorted(anchors)
+    return dict(zip(pieces, first_hits(text, pieces, _MAX_ANCHOR_TRIES), strict=True))
 
 
 def _locate(patterns: PatternSet, own: list[str], ix: IndexedSource) -> dict[str, Evidence | int]:
@@ -316,11 +346,13 @@ def _locate(patterns: PatternSet, own: list[str], ix: IndexedSource) -> dict[str
     cannot differ otherwise)."""
     found: dict[str, Evidence | int] = dict(_whole_positions(patterns, ix.primary.text))
     if has_break_hyphens(ix.source.text):
-        for nq in own:
-            if nq not in found and "-" in nq:
-                ev = find_in_hyphen_reading(ix, nq)
-                if ev is not None:
-                    found[nq] = ev
+        hyphenated = [nq for nq in own if nq not in found and "-" in nq]
+        starts = _anchor_starts(ix.primary.text, hyphenated)
+        for nq in hyphenated:
+            piece = _anchor(nq)
+            ev = find_in_hyphen_reading(ix, nq, starts.get(piece[0]) if piece is not None else None)
+            if ev is not None:
+                found[nq] = ev
     missing = [nq for nq in own if nq not in found]
     if missing and (ix.source.annotations or len(ix.source.page_starts) > 1):
         from claimledger.checks.readings import find_in_readings
