@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import ahocorasick
 
 from claimledger._exceptions import SourceError
+from claimledger.checks import seed_hits
 from claimledger.checks.boundaries import find_whole, on_boundaries
 from claimledger.checks.seed_hits import MIN_SEED, first_hits
 from claimledger.load.index import IndexedSource
@@ -73,20 +74,34 @@ def _context(ix: IndexedSource, ev: Evidence) -> str:
 
 
 class PatternSet:
-    """An Aho-Corasick automaton over many patterns, built once and run over many texts."""
+    """Many patterns, built once and looked for in many texts: the first occurrence of each.
 
-    def __init__(self, patterns: Iterable[str]) -> None:
+    With the compiled seed search (claimledger/_cseeds.c) and every pattern at least
+    ``MIN_SEED`` characters long, one compiled pass finds each pattern's first start. Otherwise
+    an Aho-Corasick automaton does, reporting every match to Python. Both give the same starts:
+    the first occurrence of a pattern is the one with the smallest start, however it is found
+    (tests/test_pattern_scan.py compares them).
+    """
+
+    def __init__(self, patterns: Iterable[str], *, compiled: bool | None = None) -> None:
         self.patterns = sorted(set(patterns))
+        if compiled is None:
+            compiled = seed_hits.compiled() is not None
+        self.compiled = compiled and all(len(p) >= seed_hits.MIN_SEED for p in self.patterns)
         self._automaton = ahocorasick.Automaton()
-        for i, p in enumerate(self.patterns):
-            self._automaton.add_word(p, i)
-        if self.patterns:
-            self._automaton.make_automaton()
+        if not self.compiled:
+            for i, p in enumerate(self.patterns):
+                self._automaton.add_word(p, i)
+            if self.patterns:
+                self._automaton.make_automaton()
 
     def first_positions(self, text: str) -> dict[str, int]:
         """Start of the first occurrence of each pattern found in ``text`` (one pass)."""
         if not self.patterns or not text:
             return {}
+        if self.compiled:
+            hits = seed_hits.first_hits(text, self.patterns, 1)
+            return {p: at[0] for p, at in zip(self.patterns, hits, strict=True) if at}
         first: dict[int, int] = {}
         n = len(self.patterns)
         for end, i in self._automaton.iter(text):
