@@ -606,12 +606,178 @@ done:
     return result;
 }
 
+/* ---------------------------------------------------------------- the skeleton (claimledger/skeleton.py)
+ *
+ * skeleton(text): per character the letters and digits of the NFKD of its fold, from a table
+ * skeleton.py computes (0: none; one character; SPECIAL: the string in g_skel_special); astral
+ * characters call back into Python. any_window(skel, width, hashes): whether some window of
+ * `width` characters has one of the sorted 64-bit rolling hashes (skeleton.window_hash). */
+
+static uint32_t g_skel[BMP];
+static PyObject *g_skel_special = NULL; /* list: BMP code point -> str (SPECIAL entries) */
+static PyObject *g_skel_fn = NULL;      /* code point -> str (astral characters) */
+static int g_skel_ready = 0;
+#define SKEL_BASE 1000003ull
+
+static int skel_put_str(B *b, PyObject *s, Py_ssize_t remaining) {
+    if (!PyUnicode_Check(s)) {
+        PyErr_SetString(PyExc_TypeError, "skeleton: a table entry is not a str");
+        return -1;
+    }
+    Py_ssize_t m = PyUnicode_GET_LENGTH(s);
+    /* room for this expansion and one character for every input character still to come */
+    if (b_reserve(b, m + remaining + 16) < 0) return -1;
+    int kind = PyUnicode_KIND(s);
+    const void *d = PyUnicode_DATA(s);
+    for (Py_ssize_t k = 0; k < m; k++)
+        if (b_put(b, PyUnicode_READ(kind, d, k)) < 0) return -1;
+    return 0;
+}
+
+static inline int skeleton_run(B *b, const Text *t) {
+    Py_ssize_t n = t->n;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 c = raw(t, i);
+        if (c < BMP) {
+            uint32_t v = g_skel[c];
+            if (v == 0) continue;
+            if (!(v & SPECIAL)) {
+                if (b_put(b, v) < 0) return -1;
+                continue;
+            }
+            if (skel_put_str(b, PyList_GET_ITEM(g_skel_special, c), n - i) < 0) return -1;
+        } else {
+            PyObject *s = PyObject_CallFunction(g_skel_fn, "k", (unsigned long)c);
+            if (!s) return -1;
+            int rc = skel_put_str(b, s, n - i);
+            Py_DECREF(s);
+            if (rc < 0) return -1;
+        }
+    }
+    return 0;
+}
+
+FLATTEN static int skeleton_run_1(B *b, const Text *t) {
+    Text k = {PyUnicode_1BYTE_KIND, t->data, t->n};
+    return skeleton_run(b, &k);
+}
+FLATTEN static int skeleton_run_2(B *b, const Text *t) {
+    Text k = {PyUnicode_2BYTE_KIND, t->data, t->n};
+    return skeleton_run(b, &k);
+}
+FLATTEN static int skeleton_run_4(B *b, const Text *t) {
+    Text k = {PyUnicode_4BYTE_KIND, t->data, t->n};
+    return skeleton_run(b, &k);
+}
+
+static PyObject *py_skeleton(PyObject *self, PyObject *args) {
+    PyObject *text;
+    if (!PyArg_ParseTuple(args, "U:skeleton", &text)) return NULL;
+    if (!g_skel_ready) {
+        PyErr_SetString(PyExc_RuntimeError, "claimledger._cnormalize: skeleton_setup() was not called");
+        return NULL;
+    }
+    Text t = {PyUnicode_KIND(text), PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text)};
+    B b = {1, NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0};
+    if (b_reserve(&b, t.n + 16) < 0) return NULL;
+    int rc = t.kind == PyUnicode_1BYTE_KIND   ? skeleton_run_1(&b, &t)
+             : t.kind == PyUnicode_2BYTE_KIND ? skeleton_run_2(&b, &t)
+                                              : skeleton_run_4(&b, &t);
+    PyObject *out = NULL;
+    if (rc == 0) {
+        int kind = b.kind == 1 ? PyUnicode_1BYTE_KIND : b.kind == 2 ? PyUnicode_2BYTE_KIND : PyUnicode_4BYTE_KIND;
+        out = PyUnicode_FromKindAndData(kind, b.buf, b.len);
+    }
+    b_free(&b);
+    return out;
+}
+
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static PyObject *py_any_window(PyObject *self, PyObject *args) {
+    PyObject *s;
+    Py_ssize_t w;
+    Py_buffer hb;
+    if (!PyArg_ParseTuple(args, "Uny*:any_window", &s, &w, &hb)) return NULL;
+    Py_ssize_t nh = hb.len / (Py_ssize_t)sizeof(uint64_t);
+    const uint64_t *hs = (const uint64_t *)hb.buf;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
+    int kind = PyUnicode_KIND(s);
+    const void *d = PyUnicode_DATA(s);
+    int found = 0;
+    if (w > 0 && nh > 0 && n >= w) {
+        uint64_t *bloom = PyMem_Calloc(1024, sizeof(uint64_t)); /* 65,536 bits, by the top 16 bits */
+        if (!bloom) {
+            PyBuffer_Release(&hb);
+            return PyErr_NoMemory();
+        }
+        for (Py_ssize_t k = 0; k < nh; k++) {
+            uint64_t top = hs[k] >> 48;
+            bloom[top >> 6] |= 1ull << (top & 63);
+        }
+        uint64_t pw = 1;
+        for (Py_ssize_t k = 0; k < w; k++) pw *= SKEL_BASE;
+        Py_BEGIN_ALLOW_THREADS
+        uint64_t h = 0;
+        for (Py_ssize_t i = 0; i < n && !found; i++) {
+            h = h * SKEL_BASE + PyUnicode_READ(kind, d, i);
+            if (i >= w) h -= pw * PyUnicode_READ(kind, d, i - w);
+            if (i + 1 >= w) {
+                uint64_t top = h >> 48;
+                if ((bloom[top >> 6] >> (top & 63)) & 1) {
+                    if (bsearch(&h, hs, (size_t)nh, sizeof(uint64_t), cmp_u64)) found = 1;
+                }
+            }
+        }
+        Py_END_ALLOW_THREADS
+        PyMem_Free(bloom);
+    }
+    PyBuffer_Release(&hb);
+    return PyBool_FromLong(found);
+}
+
+static PyObject *py_skeleton_setup(PyObject *self, PyObject *args) {
+    Py_buffer table;
+    PyObject *special, *fn;
+    if (!PyArg_ParseTuple(args, "y*O!O:skeleton_setup", &table, &PyList_Type, &special, &fn)) return NULL;
+    if (table.len != (Py_ssize_t)sizeof(g_skel) || PyList_GET_SIZE(special) != BMP) {
+        PyBuffer_Release(&table);
+        PyErr_SetString(PyExc_ValueError, "skeleton_setup: tables must cover the Basic Multilingual Plane");
+        return NULL;
+    }
+    for (Py_ssize_t c = 0; c < BMP; c++) {
+        uint32_t v = ((const uint32_t *)table.buf)[c];
+        if ((v & SPECIAL) && !PyUnicode_Check(PyList_GET_ITEM(special, c))) {
+            PyBuffer_Release(&table);
+            PyErr_SetString(PyExc_ValueError, "skeleton_setup: a SPECIAL entry has no string");
+            return NULL;
+        }
+    }
+    memcpy(g_skel, table.buf, sizeof(g_skel));
+    PyBuffer_Release(&table);
+    Py_INCREF(special);
+    Py_XSETREF(g_skel_special, special);
+    Py_INCREF(fn);
+    Py_XSETREF(g_skel_fn, fn);
+    g_skel_ready = 1;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"setup", py_setup, METH_VARARGS,
      "setup(fold, flags, special, fold_fn, combining_fn, nfkc_fn, drop_ranges): hand over the tables."},
     {"normalize", py_normalize, METH_VARARGS,
      "normalize(text, keep_break_hyphens=False) -> (text, ns, os, oe, linear): the segment map as\n"
      "native int64 bytes and a bytearray."},
+    {"skeleton_setup", py_skeleton_setup, METH_VARARGS,
+     "skeleton_setup(table, special, astral_fn): hand over claimledger.skeleton's tables."},
+    {"skeleton", py_skeleton, METH_VARARGS, "skeleton(text) -> str: claimledger.skeleton.of_raw."},
+    {"any_window", py_any_window, METH_VARARGS,
+     "any_window(skel, width, hashes) -> bool: some window of width characters has one of the sorted\n"
+     "uint64 rolling hashes (claimledger.skeleton.window_hash)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -11,7 +11,7 @@ from claimledger._config import GateConfig
 from claimledger._exceptions import SourceError
 from claimledger.checks.quote_scan import Key, QuoteResult, scan_quotes
 from claimledger.load.data import DataStore
-from claimledger.load.index import IndexedSource, index_source
+from claimledger.load.index import IndexedSource, Reading, read_source
 from claimledger.load.sources import resolve_origin
 from claimledger.metrics import MetricRegistry, run_registry
 from claimledger.model.claim import Ledger
@@ -26,6 +26,26 @@ class _SourceFacts:
     sha256: str | None
     media_type: str | None
     error: SourceError | None
+
+
+@dataclass
+class Unindexed:
+    """An uncited source extracted but not normalized (see :meth:`RunContext.uncited_source`)."""
+
+    ctx: RunContext
+    source_id: str
+    reading: Reading
+
+    @property
+    def text(self) -> str:
+        """The extracted text (what the skeleton prefilter reads)."""
+        return self.reading.source.text
+
+    def index(self) -> IndexedSource | SourceError:
+        try:
+            return self.reading.index()
+        except Exception as exc:  # fails closed like a crash while loading
+            return self.ctx._crashed(self.source_id, exc)
 
 
 @dataclass
@@ -63,24 +83,47 @@ class RunContext:
         facts = self._facts.get(source_id)
         if facts is not None and facts.error is not None:
             return facts.error
+        got = self._read(source_id, lazy=False)
+        if isinstance(got, SourceError):
+            return got
+        assert isinstance(got, IndexedSource)
+        self._sources[source_id] = got
+        while len(self._sources) > RETAINED_SOURCES:
+            self._sources.popitem(last=False)
+        return got
+
+    def _read(self, source_id: str, *, lazy: bool) -> IndexedSource | Reading | SourceError:
         try:
-            ix = index_source(source_id, self.origins[source_id], self.config)
+            got = read_source(source_id, self.origins[source_id], self.config, lazy=lazy)
         except SourceError as exc:
             self._facts[source_id] = _SourceFacts(None, None, exc)
             return exc
         except Exception as exc:  # a crash in a loader or extractor: this source fails closed, the run goes on
-            crashed = SourceError(
-                "check_crashed",
-                f"internal error while loading source {source_id!r} ({type(exc).__name__}: {exc}); "
-                "claims citing it are not verified — please report this",
-            )
-            self._facts[source_id] = _SourceFacts(None, None, crashed)
-            return crashed
-        self._facts[source_id] = _SourceFacts(ix.source.sha256, ix.source.media_type, None)
-        self._sources[source_id] = ix
-        while len(self._sources) > RETAINED_SOURCES:
-            self._sources.popitem(last=False)
-        return ix
+            return self._crashed(source_id, exc)
+        self._facts[source_id] = _SourceFacts(got.source.sha256, got.source.media_type, None)
+        return got
+
+    def _crashed(self, source_id: str, exc: Exception) -> SourceError:
+        crashed = SourceError(
+            "check_crashed",
+            f"internal error while loading source {source_id!r} ({type(exc).__name__}: {exc}); "
+            "claims citing it are not verified — please report this",
+        )
+        self._facts[source_id] = _SourceFacts(None, None, crashed)
+        return crashed
+
+    def uncited_source(self, source_id: str) -> IndexedSource | Unindexed | SourceError:
+        """A source for the misattribution search: indexed when it already is (or is cached, or
+        costly to extract), else its extracted text, indexed only if the skeleton prefilter lets
+        it through (:meth:`Unindexed.index`). Nothing is kept in memory after the call."""
+        pinned = self._pinned.get(source_id) or self._sources.get(source_id)
+        if pinned is not None:
+            return pinned
+        facts = self._facts.get(source_id)
+        if facts is not None and facts.error is not None:
+            return facts.error
+        got = self._read(source_id, lazy=True)
+        return Unindexed(self, source_id, got) if isinstance(got, Reading) else got
 
     def pin_source(self, ix: IndexedSource) -> None:
         """Make an in-memory source (e.g. a draft's body) available by id for this run."""
@@ -106,7 +149,9 @@ class RunContext:
         todo = {k for k in keys if k not in self._quotes and k[0] in self.origins}
         if todo:
             try:
-                self._quotes.update(scan_quotes(todo, self.source, list(self.ledger.sources)))
+                self._quotes.update(
+                    scan_quotes(todo, self.source, list(self.ledger.sources), uncited=self.uncited_source)
+                )
             except Exception as exc:  # the batched scan crashed: every quote it held fails closed
                 crashed = SourceError(
                     "check_crashed", f"internal error while locating quotes ({type(exc).__name__}: {exc})"

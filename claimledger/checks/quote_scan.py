@@ -3,7 +3,9 @@
 Every normalized quote goes into one Aho-Corasick automaton; each cited source
 is loaded, scanned once and released, so memory stays near the largest source
 plus the automaton. Quotes not found in their cited source are then looked for
-in the other sources (misattribution) with a second, smaller automaton. Near
+in the other sources (misattribution) with a second, smaller automaton; a source whose
+letter-and-digit skeleton (claimledger/skeleton.py) holds none of those quotes' skeletons cannot
+hold any of them and is skipped without being normalized. Near
 misses are searched only for quotes that did not match, with a bounded cost:
 on long sources, seed-and-extend (exact seeds from the quote vote for a place,
 then a local alignment) instead of a scan per quote. The seeds of all of a source's
@@ -16,6 +18,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Protocol
 
 import ahocorasick
 
@@ -26,6 +29,7 @@ from claimledger.checks.seed_hits import MIN_SEED, first_hits
 from claimledger.load.index import IndexedSource
 from claimledger.model.finding import Evidence
 from claimledger.normalize import Normalized, has_break_hyphens, normalize
+from claimledger.skeleton import Prefilter
 
 FULL_SEARCH_LIMIT = 50_000  # normalized characters; above this, seed-and-extend
 SEED_MAX_HITS = 200  # a seed seen more often than this is uninformative
@@ -46,6 +50,18 @@ class QuoteResult:
 
 Key = tuple[str, str]  # (source id, normalized quote)
 SourceLoader = Callable[[str], IndexedSource | SourceError]
+
+
+class Unindexed(Protocol):
+    """A source read and extracted but not yet normalized."""
+
+    @property
+    def text(self) -> str: ...
+
+    def index(self) -> IndexedSource | SourceError: ...
+
+
+UncitedLoader = Callable[[str], "IndexedSource | Unindexed | SourceError"]
 
 
 def evidence_at(ix: IndexedSource, norm: Normalized, start: int, end: int) -> Evidence:
@@ -216,8 +232,10 @@ def scan_quotes(
     all_sources: list[str],
     *,
     near_misses: bool = True,
+    uncited: UncitedLoader | None = None,
 ) -> dict[Key, QuoteResult]:
-    """Locate every (source, normalized quote) pair; see the module docstring."""
+    """Locate every (source, normalized quote) pair; see the module docstring. ``uncited`` loads a
+    source for the misattribution search, maybe unindexed (else ``load`` does)."""
     results: dict[Key, QuoteResult] = {k: QuoteResult() for k in keys}
     by_source: dict[str, list[str]] = defaultdict(list)
     owners: dict[str, list[tuple[str, QuoteResult]]] = defaultdict(list)
@@ -250,12 +268,22 @@ def scan_quotes(
                                                       for _, r in rs)]  # fmt: skip
     if pending:
         rest = PatternSet(pending)
+        prefilter: Prefilter | None = None
         for sid in all_sources:
             if sid in by_source:
                 continue
-            ix = load(sid)
-            if not isinstance(ix, SourceError):
-                _record(_locate(rest, [], ix), sid, ix, owners)
+            got = uncited(sid) if uncited is not None else load(sid)
+            if isinstance(got, SourceError):
+                continue
+            if not isinstance(got, IndexedSource):
+                if prefilter is None:
+                    prefilter = Prefilter(pending)
+                if not prefilter.may_contain(got.text):
+                    continue  # none of the pending quotes can occur in it: never normalized
+                got = got.index()
+                if isinstance(got, SourceError):
+                    continue
+            _record(_locate(rest, [], got), sid, got, owners)
     return results
 
 

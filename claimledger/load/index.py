@@ -217,8 +217,37 @@ def _load(config: GateConfig, source_id: str, origin: str, key: IndexKey) -> Ind
     return IndexedSource(source, norm, hidden or None, from_cache=True)
 
 
-def index_source(source_id: str, origin: str, config: GateConfig) -> IndexedSource:
-    """Load, extract and normalize one source, through the cross-run cache.
+# Media types read again cheaply (a decode and a few regular expressions): the misattribution
+# search may test their extracted text with the skeleton prefilter (claimledger/skeleton.py) and
+# never normalize or cache them. PDF, HTML and .docx extraction is costly: those are indexed and
+# cached as before, so a warm run does not extract them again.
+PREFILTER_MEDIA = frozenset({"text/plain", "text/markdown"})
+
+
+@dataclass
+class Reading:
+    """A source read and extracted but not yet normalized (:func:`read_source` with ``lazy``)."""
+
+    source: Source
+    key: IndexKey
+    config: GateConfig
+
+    def index(self) -> IndexedSource:
+        """Normalize the reading and store it in the cache, as :func:`index_source` does."""
+        source, config = self.source, self.config
+        hidden = source.hidden_text
+        ix = IndexedSource(source, normalize(source.text), normalize(hidden).text if hidden else None)
+        if config.index_cache:
+            with contextlib.suppress(OSError):  # a read-only cache only costs speed
+                _store(ix, config, self.key)
+        return ix
+
+
+def read_source(
+    source_id: str, origin: str, config: GateConfig, *, lazy: bool = False
+) -> IndexedSource | Reading:
+    """Load and extract one source: its cached reading when there is one; else, with ``lazy`` and a
+    media type of :data:`PREFILTER_MEDIA`, the extracted text not yet normalized; else indexed.
 
     Raises :class:`SourceError` with a reason code when the source cannot be used.
     """
@@ -239,8 +268,15 @@ def index_source(source_id: str, origin: str, config: GateConfig) -> IndexedSour
         source_id, origin, media_type, text, sha, got.page_starts,
         hidden_text=hidden, annotations=got.annotations, anchors=got.anchors,
     )  # fmt: skip
-    ix = IndexedSource(source, normalize(text), normalize(hidden).text if hidden else None)
-    if config.index_cache:
-        with contextlib.suppress(OSError):  # a read-only cache only costs speed
-            _store(ix, config, key)
-    return ix
+    reading = Reading(source, key, config)
+    return reading if lazy and media_type in PREFILTER_MEDIA else reading.index()
+
+
+def index_source(source_id: str, origin: str, config: GateConfig) -> IndexedSource:
+    """Load, extract and normalize one source, through the cross-run cache.
+
+    Raises :class:`SourceError` with a reason code when the source cannot be used.
+    """
+    got = read_source(source_id, origin, config)
+    assert isinstance(got, IndexedSource)  # not lazy: always indexed
+    return got

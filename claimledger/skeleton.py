@@ -1,0 +1,177 @@
+"""The letter-and-digit skeleton of a text: a cheap, exact test that a quote cannot occur in it.
+
+Pass 2 of the quote scan (:func:`claimledger.checks.quote_scan.scan_quotes`) looks for the quotes
+not found where they were cited in every source nobody cited. Normalizing each of those sources
+with its offset map is what made large corpora slow (issue 19 item 5); this module lets the scan
+skip the sources where no such quote can possibly be.
+
+The skeleton keeps, in order, the letters and digits (``str.isalnum``, combining marks excluded)
+of the compatibility decomposition (NFKD) of each character:
+
+* ``of_normalized(s)``: per character ``c`` of an already normalized text, the letters and digits
+  of ``NFKD(c)`` (``é`` -> ``e``, ``が`` -> ``か``, ``½`` -> ``12``, a space or ``-`` -> nothing).
+* ``of_raw(t)``: per character of a raw text, the same taken over its fold
+  (``claimledger.normalize._FOLD``: ``ﬁ`` -> ``fi``, ``Ａ`` -> ``a``).
+
+The invariant ``of_raw(t) == of_normalized(normalize(t).text)`` holds because the normalizer only
+folds each character with that same table, deletes characters without letters or digits
+(whitespace, dashes at line breaks, invisible characters, U+FFFE) and composes a combining mark
+with the character before it, and ``NFKD(NFKC(a + m))`` equals ``NFKD(a) + NFKD(m)`` up to the
+reordering of combining marks, which the skeleton drops. So when a normalized quote ``q`` occurs
+in ``normalize(t).text``, ``of_normalized(q)`` occurs in ``of_raw(t)``: a source whose raw
+skeleton holds none of the pending quotes' skeletons cannot hold any of the quotes, and is not
+normalized at all. The test is only ever "cannot occur" or "maybe": a maybe loads the source as
+before. scripts/fuzz_skeleton.py checks the invariant on a million generated texts;
+tests/test_skeleton.py on thousands, both cores.
+
+The compiled core (claimledger/_cnormalize.c) computes ``of_raw`` from the table this module
+builds and looks for many quotes' anchor windows in one pass (a rolling hash); the pure-Python
+path gives identical answers (``CLAIMLEDGER_PURE_PYTHON=1``).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from array import array
+from collections.abc import Iterable
+from types import ModuleType
+
+from claimledger import _normalize_core as _core
+from claimledger._exceptions import ClaimledgerError
+from claimledger.normalize import _CORE_DEFINITIONS, _FOLD, INVISIBLE
+
+WINDOW = 16  # skeleton characters hashed per anchor (shorter skeletons are searched directly)
+_BASE = 1_000_003  # the rolling hash's multiplier (mod 2**64); the C core uses the same
+_MASK = (1 << 64) - 1
+_SPECIAL = 0x80000000
+
+
+def _kept(x: str) -> bool:
+    return x.isalnum() and not unicodedata.combining(x)
+
+
+def _of_normalized_char(ch: str) -> str:
+    return "".join(x for x in unicodedata.normalize("NFKD", ch) if _kept(x))
+
+
+def _of_raw_char(cp: int) -> str:
+    return "".join(_of_normalized_char(x) for x in _FOLD[cp])
+
+
+class _OfNormalized(dict[int, "str | None"]):
+    """Code point -> its skeleton, ``None`` for none (``str.translate`` deletes it)."""
+
+    def __missing__(self, cp: int) -> str | None:
+        out = _of_normalized_char(chr(cp)) or None
+        self[cp] = out
+        return out
+
+
+class _OfRaw(dict[int, "str | None"]):
+    def __missing__(self, cp: int) -> str | None:
+        out = _of_raw_char(cp) or None
+        self[cp] = out
+        return out
+
+
+_OF_NORMALIZED = _OfNormalized()
+_OF_RAW = _OfRaw()
+
+
+def of_normalized(text: str) -> str:
+    """The skeleton of normalized text (a normalized quote, a cached source's primary reading)."""
+    return text.translate(_OF_NORMALIZED)
+
+
+def of_raw_py(text: str) -> str:
+    """The skeleton of raw (extracted, not normalized) text, in pure Python."""
+    return text.translate(_OF_RAW)
+
+
+def raw_of_char(cp: int) -> str:
+    """The skeleton of one raw character (the C core asks for characters outside the BMP)."""
+    return _OF_RAW[cp] or ""
+
+
+def tables() -> tuple[bytes, list[str | None]]:
+    """The BMP table the C core reads: per code point 0 (no skeleton), the one character of its
+    skeleton, or the SPECIAL bit with the string in the second list."""
+    table = array("I", bytes(4 * 0x10000))
+    special: list[str | None] = [None] * 0x10000
+    for cp in range(0x10000):
+        out = _of_raw_char(cp)
+        if len(out) == 1:
+            table[cp] = ord(out)
+        elif out:
+            table[cp] = _SPECIAL
+            special[cp] = out
+    # what the normalizer deletes must have no skeleton, or the invariant would not hold
+    for ch in INVISIBLE:
+        if _of_raw_char(ord(ch)):
+            raise ClaimledgerError(f"invisible U+{ord(ch):04X} has a skeleton")
+    return table.tobytes(), special
+
+
+_ready: set[int] = set()
+
+
+def _ext() -> ModuleType | None:
+    """The compiled core when it is active and has the skeleton functions (else pure Python)."""
+    if not _core.active(_CORE_DEFINITIONS):
+        return None
+    ext = _core._EXT
+    if ext is None or not hasattr(ext, "skeleton"):
+        return None
+    if id(ext) not in _ready:
+        setup(ext)
+    return ext
+
+
+def setup(ext: ModuleType) -> None:
+    table, special = tables()
+    ext.skeleton_setup(table, special, raw_of_char)
+    _ready.add(id(ext))
+
+
+def of_raw(text: str, *, ext: ModuleType | None = None) -> str:
+    """The skeleton of raw text: ``of_normalized(normalize(text).text)``, without normalizing."""
+    if ext is None:
+        ext = _ext()
+    elif id(ext) not in _ready:
+        setup(ext)
+    return str(ext.skeleton(text)) if ext is not None else of_raw_py(text)
+
+
+def window_hash(s: str) -> int:
+    """The rolling hash of a window, as the C core computes it."""
+    h = 0
+    for ch in s:
+        h = (h * _BASE + ord(ch)) & _MASK
+    return h
+
+
+class Prefilter:
+    """Which raw texts may hold one of a set of normalized quotes (never a false "cannot")."""
+
+    def __init__(self, quotes: Iterable[str]) -> None:
+        skeletons = {of_normalized(q) for q in quotes}
+        self.everywhere = "" in skeletons  # a quote without letters or digits may be anywhere
+        self.short = sorted(s for s in skeletons if 0 < len(s) < WINDOW)
+        self.long = sorted(s for s in skeletons if len(s) >= WINDOW)
+        mid = [s[(len(s) - WINDOW) // 2 :][:WINDOW] for s in self.long]
+        self._hashes = array("Q", sorted({window_hash(a) for a in mid})).tobytes()
+
+    def may_contain(self, raw_text: str, *, ext: ModuleType | None = None) -> bool:
+        """False only when no quote's normalized form can occur in ``normalize(raw_text).text``."""
+        if self.everywhere:
+            return True
+        if ext is None:
+            ext = _ext()
+        skel = of_raw(raw_text, ext=ext)
+        if any(s in skel for s in self.short):
+            return True
+        if not self.long:
+            return False
+        if ext is not None and not ext.any_window(skel, WINDOW, self._hashes):
+            return False  # no quote's anchor window occurs: none of the long skeletons can
+        return any(s in skel for s in self.long)
