@@ -637,6 +637,21 @@ static int skel_put_str(B *b, PyObject *s, Py_ssize_t remaining) {
 static inline int skeleton_run(B *b, const Text *t) {
     Py_ssize_t n = t->n;
     for (Py_ssize_t i = 0; i < n; i++) {
+        if (b->kind == 1) {
+            /* the common case, without a branch per character: one-byte output while every
+             * character maps to at most one Latin-1 character (room for n was reserved) */
+            uint8_t *o = (uint8_t *)b->buf;
+            Py_ssize_t len = b->len;
+            for (; i < n; i++) {
+                Py_UCS4 c = raw(t, i);
+                uint32_t v = c < BMP ? g_skel[c] : SPECIAL;
+                if (v > 0xFF) break;
+                o[len] = (uint8_t)v;
+                len += v != 0;
+            }
+            b->len = len;
+            if (i >= n) break;
+        }
         Py_UCS4 c = raw(t, i);
         if (c < BMP) {
             uint32_t v = g_skel[c];
@@ -697,6 +712,29 @@ static int cmp_u64(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
+static inline int windows(int kind, const void *d, Py_ssize_t n, Py_ssize_t w, uint64_t pw, const uint64_t *bloom,
+                          const uint64_t *hs, Py_ssize_t nh) {
+    uint64_t h = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        h = h * SKEL_BASE + PyUnicode_READ(kind, d, i);
+        if (i >= w) h -= pw * PyUnicode_READ(kind, d, i - w);
+        if (i + 1 >= w) {
+            uint64_t top = h >> 48;
+            if (((bloom[top >> 6] >> (top & 63)) & 1) && bsearch(&h, hs, (size_t)nh, sizeof(uint64_t), cmp_u64))
+                return 1;
+        }
+    }
+    return 0;
+}
+#define WINDOWS(K, KIND)                                                                                     \
+    FLATTEN static int windows_##K(const void *d, Py_ssize_t n, Py_ssize_t w, uint64_t pw, const uint64_t *bl, \
+                                   const uint64_t *hs, Py_ssize_t nh) {                                      \
+        return windows(KIND, d, n, w, pw, bl, hs, nh);                                                       \
+    }
+WINDOWS(1, PyUnicode_1BYTE_KIND)
+WINDOWS(2, PyUnicode_2BYTE_KIND)
+WINDOWS(4, PyUnicode_4BYTE_KIND)
+
 static PyObject *py_any_window(PyObject *self, PyObject *args) {
     PyObject *s;
     Py_ssize_t w;
@@ -721,17 +759,9 @@ static PyObject *py_any_window(PyObject *self, PyObject *args) {
         uint64_t pw = 1;
         for (Py_ssize_t k = 0; k < w; k++) pw *= SKEL_BASE;
         Py_BEGIN_ALLOW_THREADS
-        uint64_t h = 0;
-        for (Py_ssize_t i = 0; i < n && !found; i++) {
-            h = h * SKEL_BASE + PyUnicode_READ(kind, d, i);
-            if (i >= w) h -= pw * PyUnicode_READ(kind, d, i - w);
-            if (i + 1 >= w) {
-                uint64_t top = h >> 48;
-                if ((bloom[top >> 6] >> (top & 63)) & 1) {
-                    if (bsearch(&h, hs, (size_t)nh, sizeof(uint64_t), cmp_u64)) found = 1;
-                }
-            }
-        }
+        found = kind == PyUnicode_1BYTE_KIND   ? windows_1(d, n, w, pw, bloom, hs, nh)
+                : kind == PyUnicode_2BYTE_KIND ? windows_2(d, n, w, pw, bloom, hs, nh)
+                                               : windows_4(d, n, w, pw, bloom, hs, nh);
         Py_END_ALLOW_THREADS
         PyMem_Free(bloom);
     }

@@ -84,7 +84,12 @@ _AOZORA_NOTE = re.compile(r"［＃([^［］\n]{1,200})］")
 
 def looks_aozora(text: str) -> bool:
     """Aozora Bunko notation: ruby in 《》 or editor notes in ［＃］."""
-    return bool(_AOZORA_NOTE.search(text)) or len(_AOZORA_RUBY.findall(text[:200_000])) >= 2
+    # the regular expressions run only when their literal marks are there (a plain scan for one
+    # character is many times faster than the expressions over a large file; same answer)
+    if "［＃" in text and _AOZORA_NOTE.search(text):
+        return True
+    head = text[:200_000]
+    return "《" in head and "》" in head and len(_AOZORA_RUBY.findall(head)) >= 2
 
 
 def aozora_mapped(original: str) -> tuple[str, tuple[Annotation, ...], Anchors]:
