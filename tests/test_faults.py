@@ -121,11 +121,11 @@ def _garbled_pdf(result: tuple[str, tuple[int, ...], str]) -> tuple[str, tuple[i
 
 FAULTS = [
     # loaders
-    Fault("claimledger.checks.context:index_source", "raise", raising(RuntimeError("disk on fire"))),
-    Fault("claimledger.checks.context:index_source", "oserror", raising(OSError(5, "I/O error"))),
-    Fault("claimledger.checks.context:index_source", "timeout",
+    Fault("claimledger.checks.context:read_source", "raise", raising(RuntimeError("disk on fire"))),
+    Fault("claimledger.checks.context:read_source", "oserror", raising(OSError(5, "I/O error"))),
+    Fault("claimledger.checks.context:read_source", "timeout",
           raising(SourceError("source_timeout", "timed out fetching"))),
-    Fault("claimledger.checks.context:index_source", "memory", raising(MemoryError())),
+    Fault("claimledger.checks.context:read_source", "memory", raising(MemoryError())),
     Fault("claimledger.load.sources:pdf_extract", "raise", raising(ValueError("pdfium exploded"))),
     Fault("claimledger.load.sources:pdf_extract", "timeout",
           raising(SourceError("source_extraction_timeout", "stopped after 1s"))),
