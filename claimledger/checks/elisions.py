@@ -35,6 +35,8 @@ class ElidedQuote:
     segments: tuple[str, ...]
     gaps: tuple[str, ...]  # "elide" or "insert", one between each two segments
     insertions: tuple[str, ...]
+    gap_insertions: tuple[str, ...] = ()  # per gap: the insertions standing in it ("" for none)
+    edge_insertions: tuple[str, ...] = ()  # insertions before the first or after the last segment
 
 
 def split_elided(nq: str) -> ElidedQuote | None:
@@ -44,30 +46,43 @@ def split_elided(nq: str) -> ElidedQuote | None:
     pieces: list[str] = []
     kinds: list[str] = []
     insertions: list[str] = []
+    inserted: list[str] = []  # per mark: its insertion ("" for an omission)
     pos = 0
     for m in _MARK.finditer(nq):
         pieces.append(nq[pos : m.start()].strip())
         if m.group("insert") is not None:
             kinds.append("insert")
             insertions.append(m.group("insert").strip())
+            inserted.append(insertions[-1])
         else:
             kinds.append("elide")
+            inserted.append("")
         pos = m.end()
     pieces.append(nq[pos:].strip())
     segments: list[str] = []
     gaps: list[str] = []
+    gap_insertions: list[str] = []
+    edge: list[str] = []
     pending: str | None = None
+    held: list[str] = []  # insertions since the last segment
     for i, piece in enumerate(pieces):
         if i > 0:
             pending = "elide" if "elide" in (pending, kinds[i - 1]) else kinds[i - 1]
+            if inserted[i - 1]:
+                held.append(inserted[i - 1])
         if piece:
             if segments:
                 gaps.append(pending or "elide")
+                gap_insertions.append(" ".join(held))
+            else:
+                edge += held
+            held = []
             segments.append(piece)
             pending = None
+    edge += held
     if not segments:
         return None
-    return ElidedQuote(tuple(segments), tuple(gaps), tuple(insertions))
+    return ElidedQuote(tuple(segments), tuple(gaps), tuple(insertions), tuple(gap_insertions), tuple(edge))
 
 
 def _occurrences(text: str, seg: str, lo: int, hi: int) -> list[int]:
@@ -115,3 +130,58 @@ def find_elided(ix: IndexedSource, quote: ElidedQuote) -> Evidence | None:
                 spans=tuple(spans), reading="elided",
             )  # fmt: skip
     return None
+
+
+_CUES: tuple[tuple[str, str, str], ...] = (
+    # (kind, name of the pattern in checks/overclaim/lexicon.py, name of its "not really" pattern or "")
+    ("negation", "NEGATION_EN", "NOT_NEGATION_EN"),
+    ("negation", "NEGATION_JA", "NOT_NEGATION_JA"),
+    ("modal", "MODAL_EN", ""),
+    ("modal", "MODAL_JA", ""),
+    ("qualifier", "QUALIFIER_EN", ""),
+    ("qualifier", "QUALIFIER_JA", ""),
+)
+
+
+def meaning_cues(text: str) -> dict[str, str]:
+    """The negation, modal and qualifier cues in ``text`` (kind -> the first cue), English and Japanese,
+    from the overclaim rules' lexicon ("not only" and the like are not negations)."""
+    from claimledger.checks.overclaim import lexicon
+
+    found: dict[str, str] = {}
+    for kind, name, unless in _CUES:
+        if kind in found:
+            continue
+        probe = getattr(lexicon, unless).sub(" ", text) if unless else text
+        m = getattr(lexicon, name).search(probe)
+        if m is not None:
+            found[kind] = m.group(0).strip()
+    return found
+
+
+def dropped_meaning(original: str, evidence: Evidence, quote: ElidedQuote) -> tuple[str, str, str] | None:
+    """What an elided quote's gaps take out of the source: (kind, cue, the source text of the gap) for
+    the first omission whose text holds a negation, modal or qualifier, or the first insertion whose
+    cues differ from those of the text it stands for; None when the cuts leave the meaning's cues alone.
+
+    ``"the treatment was [...] effective"`` for "the treatment was not found to be effective" keeps
+    every word literally and inverts the finding; the literal match alone would verify it.
+    """
+    for (_a, end), (start, _b), kind, inserted in zip(
+        evidence.spans, evidence.spans[1:], quote.gaps, quote.gap_insertions, strict=False
+    ):
+        gap = original[end:start]
+        cues, added = meaning_cues(gap), meaning_cues(inserted)
+        if kind == "insert":  # the insertion stands for the gap: the same kinds of cue on both sides
+            for k in sorted(cues.keys() ^ added.keys()):
+                return k, cues.get(k) or added[k], gap.strip()
+        elif cues.keys() - added.keys():  # an omission takes out what it held
+            k = sorted(cues.keys() - added.keys())[0]
+            return k, cues[k], gap.strip()
+    for inserted in quote.edge_insertions:  # nothing of the source stands where these are
+        added = meaning_cues(inserted)
+        if added:
+            k = sorted(added)[0]
+            return k, added[k], ""
+    return None
+

@@ -15,7 +15,7 @@ from claimledger._exceptions import SourceError
 from claimledger.checks.boundaries import find_whole
 from claimledger.checks.context import RunContext
 from claimledger.checks.diff import word_diff
-from claimledger.checks.elisions import ElidedQuote, find_elided, split_elided
+from claimledger.checks.elisions import ElidedQuote, dropped_meaning, find_elided, split_elided
 from claimledger.checks.quote_scan import evidence_at, find_in_hyphen_reading
 from claimledger.load.index import IndexedSource
 from claimledger.model.finding import Evidence, Finding, Reason, Status
@@ -150,6 +150,17 @@ def _check_elided(claim_id: str, source_id: str, quote: ElidedQuote, ctx: RunCon
     found = find_elided(ix, quote)
     if found is None:
         return None
+    cut = dropped_meaning(ix.source.text, found, quote)
+    if cut is not None:
+        kind, cue, gap = cut
+        what = (f"the source text it leaves out, {gap!r}, holds the {kind} {cue!r}" if gap
+                else f"its bracketed insertion adds the {kind} {cue!r}, which the source does not have there")
+        return Finding(
+            claim_id, check, Status.DISCREPANCY, Reason.QUOTE_ELISION_DROPS_MEANING,
+            f"elided quote: every segment is in {source_id} ({found.where()}), but {what}; "
+            "an omission or insertion may not change what the source says",
+            evidence=found, extra={"elided": True, "dropped": kind, "cue": cue, "insertions": list(quote.insertions)},
+        )  # fmt: skip
     listed = f"; bracketed insertions: {', '.join(repr(i) for i in quote.insertions)}" if quote.insertions else ""
     return Finding(
         claim_id, check, Status.VERIFIED, Reason.QUOTE_FOUND,

@@ -153,6 +153,13 @@ class Reason(StrEnum):
         "The quote is too short to be verified meaningfully.",
         "Quote more of the sentence.",
     )
+    QUOTE_ELISION_DROPS_MEANING = (
+        "quote_elision_drops_meaning", HIGH, False,
+        "An elided quote: every segment is in the source, but the text an omission ([…]) or a bracketed "
+        "insertion stands for holds a negation, a modal or a qualifier that the quote leaves out (or an "
+        "insertion adds one the source does not have).",
+        "Quote the words in full, or cut elsewhere: an omission may not drop a 'not', 'may' or 'usually'.",
+    )
     QUOTE_ONLY_IN_HIDDEN_TEXT = (
         "quote_only_in_hidden_text", HIGH, False,
         "The quote occurs only in text a reader cannot see (hidden HTML element, script, comment; invisible, white or tiny PDF text).",
