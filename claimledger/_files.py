@@ -4,7 +4,6 @@ advisory lock, or only if nobody changed them since they were read (``mark --in-
 from __future__ import annotations
 
 import contextlib
-import errno
 import hashlib
 import os
 import sys
@@ -102,12 +101,10 @@ def replace_if_unchanged(path: Path, expected: FileIdentity, data: bytes) -> Non
             try:
                 _still(Path(tmp), expected)  # what was at `path` just before the swap
             except FileChanged:
-                try:
-                    exchange(tmp, path)  # put the writer's version back
-                except OSError as exc:  # never delete it: say where it is
+                if not exchange(tmp, path):  # put the writer's version back; never delete it
                     keep_tmp = True
                     raise FileChanged(f"{path} changed while it was being marked; its new version could not be "
-                                      f"put back ({exc.strerror}) and is kept as {tmp}") from None  # fmt: skip
+                                      f"put back and is kept as {tmp}") from None  # fmt: skip
                 raise FileChanged(f"{path} changed while it was being marked") from None
         else:
             os.replace(tmp, path)
@@ -132,8 +129,8 @@ _renameat2: Any = None
 
 
 def exchange(a: str | Path, b: str | Path) -> bool:
-    """Swap the files named ``a`` and ``b`` in one step (``renameat2(RENAME_EXCHANGE)``). False when the
-    system or the file system cannot (then nothing was done); other errors raise ``OSError``."""
+    """Swap the files named ``a`` and ``b`` in one step (``renameat2(RENAME_EXCHANGE)``). False when it
+    was not done (the system or the file system cannot swap, or the call failed)."""
     global _renameat2
     if _renameat2 is None:
         _renameat2 = False
@@ -149,15 +146,10 @@ def exchange(a: str | Path, b: str | Path) -> bool:
                 _renameat2 = fn
     if not _renameat2:
         return False
-    import ctypes
-
     at_fdcwd = -100
-    if _renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), _RENAME_EXCHANGE) == 0:
-        return True
-    err = ctypes.get_errno()
-    if err in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):  # not supported here: the caller renames
-        return False
-    raise OSError(err, os.strerror(err), str(b))
+    # one step or nothing: on any error (not supported here, or the rename itself fails) nothing was
+    # done, and the caller's plain rename either works or raises the system's own error
+    return bool(_renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), _RENAME_EXCHANGE) == 0)
 
 
 @contextlib.contextmanager
