@@ -21,6 +21,7 @@
 #endif
 
 #define BMP 0x10000
+#define NOGIL_MIN_CHARS 4096 /* shorter texts (quotes) keep the GIL: releasing it costs more */
 #define SPECIAL 0x80000000u /* g_fold entry: the character does not fold one to one */
 #define NONE 0xFFFFFFFFu    /* no character (before the start / after the end) */
 
@@ -35,6 +36,9 @@
 static uint32_t g_fold[BMP];
 static uint8_t g_flags[BMP];
 static PyObject *g_special = NULL;      /* list: BMP code point -> folded str (specials only) */
+static uint32_t g_spec_off[BMP];        /* the same folds as UCS4 runs in g_spec_data (no Python needed) */
+static uint8_t g_spec_len[BMP];
+static Py_UCS4 *g_spec_data = NULL;
 static PyObject *g_fold_fn = NULL;      /* code point -> folded str (astral characters) */
 static PyObject *g_combining_fn = NULL; /* unicodedata.combining */
 static PyObject *g_nfkc_fn = NULL;      /* str -> NFKC str */
@@ -107,7 +111,23 @@ typedef struct {
     int64_t *ns, *os, *oe;
     uint8_t *lin;
     Py_ssize_t nseg, segcap;
+    PyThreadState *ts; /* non-NULL while the pass runs without the GIL (gil_on/gil_off around Python) */
+    int nomem;         /* an allocation failed (the MemoryError is raised once the GIL is held again) */
 } B;
+
+/* A long text is normalized without the GIL, so other threads run (claimledger reads the next
+ * source while it scans this one). The builder allocates with the raw allocator; the rare calls
+ * into Python (characters outside the BMP, composing a combining mark) take the GIL back. */
+static inline void gil_on(B *b) {
+    if (b->ts) PyEval_RestoreThread(b->ts);
+}
+static inline void gil_off(B *b) {
+    if (b->ts) b->ts = PyEval_SaveThread();
+}
+static inline int nomem(B *b) {
+    b->nomem = 1;
+    return -1;
+}
 
 static inline Py_UCS4 b_get(const B *b, Py_ssize_t i) {
     if (b->kind == 1) return ((uint8_t *)b->buf)[i];
@@ -116,17 +136,14 @@ static inline Py_UCS4 b_get(const B *b, Py_ssize_t i) {
 }
 
 static int b_widen(B *b, int kind) {
-    void *nb = PyMem_Malloc((size_t)b->cap * (size_t)kind);
-    if (!nb) {
-        PyErr_NoMemory();
-        return -1;
-    }
+    void *nb = PyMem_RawMalloc((size_t)b->cap * (size_t)kind);
+    if (!nb) return nomem(b);
     for (Py_ssize_t i = 0; i < b->len; i++) {
         Py_UCS4 c = b_get(b, i);
         if (kind == 2) ((uint16_t *)nb)[i] = (uint16_t)c;
         else ((uint32_t *)nb)[i] = c;
     }
-    PyMem_Free(b->buf);
+    PyMem_RawFree(b->buf);
     b->buf = nb;
     b->kind = kind;
     return 0;
@@ -135,11 +152,8 @@ static int b_widen(B *b, int kind) {
 static int b_reserve(B *b, Py_ssize_t extra) {
     if (b->len + extra <= b->cap) return 0;
     Py_ssize_t cap = b->cap + b->cap / 2 + extra + 16;
-    void *nb = PyMem_Realloc(b->buf, (size_t)cap * (size_t)b->kind);
-    if (!nb) {
-        PyErr_NoMemory();
-        return -1;
-    }
+    void *nb = PyMem_RawRealloc(b->buf, (size_t)cap * (size_t)b->kind);
+    if (!nb) return nomem(b);
     b->buf = nb;
     b->cap = cap;
     return 0;
@@ -158,17 +172,17 @@ static inline int b_put(B *b, Py_UCS4 c) {
 static int seg_push(B *b, int64_t ns, int64_t os, int64_t oe, uint8_t lin) {
     if (b->nseg == b->segcap) {
         Py_ssize_t cap = b->segcap * 2 + 64;
-        int64_t *a = PyMem_Realloc(b->ns, (size_t)cap * sizeof(int64_t));
-        if (!a) return (PyErr_NoMemory(), -1);
+        int64_t *a = PyMem_RawRealloc(b->ns, (size_t)cap * sizeof(int64_t));
+        if (!a) return nomem(b);
         b->ns = a;
-        a = PyMem_Realloc(b->os, (size_t)cap * sizeof(int64_t));
-        if (!a) return (PyErr_NoMemory(), -1);
+        a = PyMem_RawRealloc(b->os, (size_t)cap * sizeof(int64_t));
+        if (!a) return nomem(b);
         b->os = a;
-        a = PyMem_Realloc(b->oe, (size_t)cap * sizeof(int64_t));
-        if (!a) return (PyErr_NoMemory(), -1);
+        a = PyMem_RawRealloc(b->oe, (size_t)cap * sizeof(int64_t));
+        if (!a) return nomem(b);
         b->oe = a;
-        uint8_t *l = PyMem_Realloc(b->lin, (size_t)cap);
-        if (!l) return (PyErr_NoMemory(), -1);
+        uint8_t *l = PyMem_RawRealloc(b->lin, (size_t)cap);
+        if (!l) return nomem(b);
         b->lin = l;
         b->segcap = cap;
     }
@@ -208,8 +222,7 @@ static int b_remap_last(B *b, int64_t oend) {
     return 0;
 }
 
-static int combining(Py_UCS4 c) {
-    if (c < BMP) return (g_flags[c] & F_COMBINING) != 0;
+static int combining_py(Py_UCS4 c) {
     PyObject *s = PyUnicode_FromOrdinal((int)c);
     if (!s) return -1;
     PyObject *r = PyObject_CallOneArg(g_combining_fn, s);
@@ -221,54 +234,87 @@ static int combining(Py_UCS4 c) {
     return v != 0;
 }
 
+static int combining(B *b, Py_UCS4 c) {
+    if (c < BMP) return (g_flags[c] & F_COMBINING) != 0;
+    gil_on(b);
+    int v = combining_py(c);
+    gil_off(b);
+    return v;
+}
+
+/* NFKC(last + marks) into a raw buffer (*out, *len); the GIL is taken for the call */
+static int compose(B *b, Py_UCS4 last, const Py_UCS4 *marks, Py_ssize_t j, Py_UCS4 **out, Py_ssize_t *len) {
+    int rc = -1;
+    gil_on(b);
+    Py_UCS4 *tmp = PyMem_Malloc((size_t)(j + 1) * sizeof(Py_UCS4));
+    if (!tmp) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    tmp[0] = last;
+    memcpy(tmp + 1, marks, (size_t)j * sizeof(Py_UCS4));
+    PyObject *s = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, tmp, j + 1);
+    PyMem_Free(tmp);
+    if (!s) goto done;
+    PyObject *merged = PyObject_CallOneArg(g_nfkc_fn, s);
+    Py_DECREF(s);
+    if (!merged) goto done;
+    if (!PyUnicode_Check(merged) || PyUnicode_GET_LENGTH(merged) == 0) {
+        Py_DECREF(merged);
+        PyErr_SetString(PyExc_TypeError, "NFKC returned no text");
+        goto done;
+    }
+    Py_ssize_t ml = PyUnicode_GET_LENGTH(merged);
+    *out = PyMem_RawMalloc((size_t)ml * sizeof(Py_UCS4));
+    if (!*out) {
+        Py_DECREF(merged);
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < ml; i++) (*out)[i] = PyUnicode_READ_CHAR(merged, i);
+    Py_DECREF(merged);
+    *len = ml;
+    rc = 0;
+done:
+    gil_off(b);
+    return rc;
+}
+
 /* _Builder.add for a short output held in `out` (a special character's fold, "-", " ") */
 static int b_add(B *b, const Py_UCS4 *out, Py_ssize_t m, Py_ssize_t ostart, Py_ssize_t oend, int linear) {
     if (m == 0) return 0;
     if (b->len > 0) {
-        int cm = combining(out[0]);
+        int cm = combining(b, out[0]);
         if (cm < 0) return -1;
         Py_UCS4 last = b_get(b, b->len - 1);
         if (cm && last != ' ') {
             /* a combining mark whose base was split off: compose it with the base */
             Py_ssize_t j = 1;
             while (j < m) {
-                int c2 = combining(out[j]);
+                int c2 = combining(b, out[j]);
                 if (c2 < 0) return -1;
                 if (!c2) break;
                 j++;
             }
-            Py_UCS4 *tmp = PyMem_Malloc((size_t)(j + 1) * sizeof(Py_UCS4));
-            if (!tmp) return (PyErr_NoMemory(), -1);
-            tmp[0] = last;
-            memcpy(tmp + 1, out, (size_t)j * sizeof(Py_UCS4));
-            PyObject *s = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, tmp, j + 1);
-            PyMem_Free(tmp);
-            if (!s) return -1;
-            PyObject *merged = PyObject_CallOneArg(g_nfkc_fn, s);
-            Py_DECREF(s);
-            if (!merged) return -1;
-            if (!PyUnicode_Check(merged) || PyUnicode_GET_LENGTH(merged) == 0) {
-                Py_DECREF(merged);
-                PyErr_SetString(PyExc_TypeError, "NFKC returned no text");
-                return -1;
-            }
+            Py_UCS4 *merged = NULL;
+            Py_ssize_t ml = 0;
+            if (compose(b, last, out, j, &merged, &ml) < 0) return -1;
             if (b_remap_last(b, linear ? (int64_t)(ostart + j) : (int64_t)oend) < 0) {
-                Py_DECREF(merged);
+                PyMem_RawFree(merged);
                 return -1;
             }
-            Py_ssize_t ml = PyUnicode_GET_LENGTH(merged);
             b->len -= 1;
             if (b_reserve(b, ml) < 0) {
-                Py_DECREF(merged);
+                PyMem_RawFree(merged);
                 return -1;
             }
             for (Py_ssize_t i = 0; i < ml; i++) {
-                if (b_put(b, PyUnicode_READ_CHAR(merged, i)) < 0) {
-                    Py_DECREF(merged);
+                if (b_put(b, merged[i]) < 0) {
+                    PyMem_RawFree(merged);
                     return -1;
                 }
             }
-            Py_DECREF(merged);
+            PyMem_RawFree(merged);
             out += j;
             m -= j;
             if (linear) ostart += j;
@@ -336,14 +382,28 @@ static int emit_piece(B *b, const Text *t, Py_ssize_t a, Py_ssize_t e) {
         Py_UCS4 c = tch(t, k);
         if (!is_special(c)) continue;
         if (b_add_span(b, t, seg, k) < 0) return -1;
-        PyObject *s = fold_str(c);
-        if (!s) return -1;
-        Py_UCS4 *out = PyUnicode_AsUCS4Copy(s);
-        Py_ssize_t m = PyUnicode_GET_LENGTH(s);
-        Py_DECREF(s);
-        if (!out) return -1;
-        int r = b_add(b, out, m, k, k + 1, m == 1);
-        PyMem_Free(out);
+        int r;
+        if (c < BMP) {
+            r = b_add(b, g_spec_data + g_spec_off[c], g_spec_len[c], k, k + 1, g_spec_len[c] == 1);
+        } else {
+            gil_on(b);
+            PyObject *s = fold_str(c);
+            Py_UCS4 *out = NULL;
+            Py_ssize_t m = 0;
+            if (s) {
+                m = PyUnicode_GET_LENGTH(s);
+                out = PyMem_RawMalloc((size_t)(m + 1) * sizeof(Py_UCS4));
+                if (out)
+                    for (Py_ssize_t i = 0; i < m; i++) out[i] = PyUnicode_READ_CHAR(s, i);
+                else
+                    PyErr_NoMemory();
+                Py_DECREF(s);
+            }
+            gil_off(b);
+            if (!out) return -1;
+            r = b_add(b, out, m, k, k + 1, m == 1);
+            PyMem_RawFree(out);
+        }
         if (r < 0) return -1;
         seg = k + 1;
     }
@@ -495,11 +555,11 @@ FLATTEN static int run_normalize_4(B *b, const Text *t, int keep) {
 }
 
 static void b_free(B *b) {
-    PyMem_Free(b->buf);
-    PyMem_Free(b->ns);
-    PyMem_Free(b->os);
-    PyMem_Free(b->oe);
-    PyMem_Free(b->lin);
+    PyMem_RawFree(b->buf);
+    PyMem_RawFree(b->ns);
+    PyMem_RawFree(b->os);
+    PyMem_RawFree(b->oe);
+    PyMem_RawFree(b->lin);
 }
 
 static PyObject *py_normalize(PyObject *self, PyObject *args) {
@@ -511,12 +571,16 @@ static PyObject *py_normalize(PyObject *self, PyObject *args) {
         return NULL;
     }
     Text t = {PyUnicode_KIND(text), PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text)};
-    B b = {1, NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0};
-    if (b_reserve(&b, t.n + 16) < 0) return NULL;
+    B b = {1, NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0, NULL, 0};
+    if (b_reserve(&b, t.n + 16) < 0) return PyErr_NoMemory();
+    if (t.n >= NOGIL_MIN_CHARS) b.ts = PyEval_SaveThread();
     int rc = t.kind == PyUnicode_1BYTE_KIND   ? run_normalize_1(&b, &t, keep)
              : t.kind == PyUnicode_2BYTE_KIND ? run_normalize_2(&b, &t, keep)
                                               : run_normalize_4(&b, &t, keep);
+    if (b.ts) PyEval_RestoreThread(b.ts);
+    b.ts = NULL;
     if (rc < 0) {
+        if (b.nomem && !PyErr_Occurred()) PyErr_NoMemory();
         b_free(&b);
         return NULL;
     }
@@ -577,6 +641,40 @@ static PyObject *py_setup(PyObject *self, PyObject *args) {
         lo[k] = (uint32_t)a;
         hi[k] = (uint32_t)z;
     }
+    /* the special folds as UCS4 runs (read without the GIL); a buffer of an earlier setup is
+     * never freed: a pass running without the GIL in another thread may still read it */
+    Py_ssize_t total = 0;
+    for (Py_ssize_t c = 0; c < BMP; c++) {
+        PyObject *f = PyList_GET_ITEM(special, c);
+        if (PyUnicode_Check(f)) {
+            if (PyUnicode_GET_LENGTH(f) > 255) {
+                PyErr_SetString(PyExc_ValueError, "setup: a fold longer than 255 characters");
+                PyMem_Free(lo);
+                PyMem_Free(hi);
+                goto done;
+            }
+            total += PyUnicode_GET_LENGTH(f);
+        }
+    }
+    Py_UCS4 *data = PyMem_RawMalloc((size_t)(total + 1) * sizeof(Py_UCS4));
+    if (!data) {
+        PyMem_Free(lo);
+        PyMem_Free(hi);
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t at = 0;
+    for (Py_ssize_t c = 0; c < BMP; c++) {
+        PyObject *f = PyList_GET_ITEM(special, c);
+        g_spec_off[c] = (uint32_t)at;
+        g_spec_len[c] = 0;
+        if (PyUnicode_Check(f)) {
+            Py_ssize_t m = PyUnicode_GET_LENGTH(f);
+            for (Py_ssize_t i = 0; i < m; i++) data[at++] = PyUnicode_READ_CHAR(f, i);
+            g_spec_len[c] = (uint8_t)m;
+        }
+    }
+    g_spec_data = data;
     memcpy(g_fold, fold.buf, sizeof(g_fold));
     memcpy(g_flags, flags.buf, sizeof(g_flags));
     for (Py_UCS4 c = 0; c < BMP; c++) {
@@ -616,22 +714,39 @@ done:
 static uint32_t g_skel[BMP];
 static PyObject *g_skel_special = NULL; /* list: BMP code point -> str (SPECIAL entries) */
 static PyObject *g_skel_fn = NULL;      /* code point -> str (astral characters) */
+static uint32_t g_skel_off[BMP];        /* SPECIAL entries as UCS4 runs in g_skel_data (read without the GIL) */
+static uint8_t g_skel_len[BMP];
+static Py_UCS4 *g_skel_data = NULL;
 static int g_skel_ready = 0;
 #define SKEL_BASE 1000003ull
 
-static int skel_put_str(B *b, PyObject *s, Py_ssize_t remaining) {
-    if (!PyUnicode_Check(s)) {
-        PyErr_SetString(PyExc_TypeError, "skeleton: a table entry is not a str");
-        return -1;
-    }
-    Py_ssize_t m = PyUnicode_GET_LENGTH(s);
+static int skel_put(B *b, const Py_UCS4 *u, Py_ssize_t m, Py_ssize_t remaining) {
     /* room for this expansion and one character for every input character still to come */
     if (b_reserve(b, m + remaining + 16) < 0) return -1;
-    int kind = PyUnicode_KIND(s);
-    const void *d = PyUnicode_DATA(s);
     for (Py_ssize_t k = 0; k < m; k++)
-        if (b_put(b, PyUnicode_READ(kind, d, k)) < 0) return -1;
+        if (b_put(b, u[k]) < 0) return -1;
     return 0;
+}
+
+/* an astral character's skeleton, asked of Python (with the GIL) */
+static int skel_astral(B *b, Py_UCS4 c, Py_ssize_t remaining) {
+    Py_UCS4 u[64];
+    Py_ssize_t m = 0;
+    int rc = 0;
+    gil_on(b);
+    PyObject *s = PyObject_CallFunction(g_skel_fn, "k", (unsigned long)c);
+    if (!s) {
+        rc = -1;
+    } else if (!PyUnicode_Check(s) || PyUnicode_GET_LENGTH(s) > 64) {
+        PyErr_SetString(PyExc_TypeError, "skeleton: an astral character's skeleton must be a short str");
+        rc = -1;
+    } else {
+        m = PyUnicode_GET_LENGTH(s);
+        for (Py_ssize_t k = 0; k < m; k++) u[k] = PyUnicode_READ_CHAR(s, k);
+    }
+    Py_XDECREF(s);
+    gil_off(b);
+    return rc < 0 ? -1 : skel_put(b, u, m, remaining);
 }
 
 static inline int skeleton_run(B *b, const Text *t) {
@@ -660,13 +775,9 @@ static inline int skeleton_run(B *b, const Text *t) {
                 if (b_put(b, v) < 0) return -1;
                 continue;
             }
-            if (skel_put_str(b, PyList_GET_ITEM(g_skel_special, c), n - i) < 0) return -1;
-        } else {
-            PyObject *s = PyObject_CallFunction(g_skel_fn, "k", (unsigned long)c);
-            if (!s) return -1;
-            int rc = skel_put_str(b, s, n - i);
-            Py_DECREF(s);
-            if (rc < 0) return -1;
+            if (skel_put(b, g_skel_data + g_skel_off[c], g_skel_len[c], n - i) < 0) return -1;
+        } else if (skel_astral(b, c, n - i) < 0) {
+            return -1;
         }
     }
     return 0;
@@ -693,12 +804,16 @@ static PyObject *py_skeleton(PyObject *self, PyObject *args) {
         return NULL;
     }
     Text t = {PyUnicode_KIND(text), PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text)};
-    B b = {1, NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0};
-    if (b_reserve(&b, t.n + 16) < 0) return NULL;
+    B b = {1, NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0, NULL, 0};
+    if (b_reserve(&b, t.n + 16) < 0) return PyErr_NoMemory();
+    if (t.n >= NOGIL_MIN_CHARS) b.ts = PyEval_SaveThread();
     int rc = t.kind == PyUnicode_1BYTE_KIND   ? skeleton_run_1(&b, &t)
              : t.kind == PyUnicode_2BYTE_KIND ? skeleton_run_2(&b, &t)
                                               : skeleton_run_4(&b, &t);
+    if (b.ts) PyEval_RestoreThread(b.ts);
+    b.ts = NULL;
     PyObject *out = NULL;
+    if (rc < 0 && b.nomem && !PyErr_Occurred()) PyErr_NoMemory();
     if (rc == 0) {
         int kind = b.kind == 1 ? PyUnicode_1BYTE_KIND : b.kind == 2 ? PyUnicode_2BYTE_KIND : PyUnicode_4BYTE_KIND;
         out = PyUnicode_FromKindAndData(kind, b.buf, b.len);
@@ -778,14 +893,36 @@ static PyObject *py_skeleton_setup(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "skeleton_setup: tables must cover the Basic Multilingual Plane");
         return NULL;
     }
+    Py_ssize_t total = 0;
     for (Py_ssize_t c = 0; c < BMP; c++) {
         uint32_t v = ((const uint32_t *)table.buf)[c];
-        if ((v & SPECIAL) && !PyUnicode_Check(PyList_GET_ITEM(special, c))) {
+        PyObject *f = PyList_GET_ITEM(special, c);
+        if ((v & SPECIAL) && (!PyUnicode_Check(f) || PyUnicode_GET_LENGTH(f) > 255)) {
             PyBuffer_Release(&table);
-            PyErr_SetString(PyExc_ValueError, "skeleton_setup: a SPECIAL entry has no string");
+            PyErr_SetString(PyExc_ValueError, "skeleton_setup: a SPECIAL entry has no short string");
             return NULL;
         }
+        if (v & SPECIAL) total += PyUnicode_GET_LENGTH(f);
     }
+    /* a buffer of an earlier setup is never freed: another thread may still read it */
+    Py_UCS4 *data = PyMem_RawMalloc((size_t)(total + 1) * sizeof(Py_UCS4));
+    if (!data) {
+        PyBuffer_Release(&table);
+        return PyErr_NoMemory();
+    }
+    Py_ssize_t at = 0;
+    for (Py_ssize_t c = 0; c < BMP; c++) {
+        uint32_t v = ((const uint32_t *)table.buf)[c];
+        g_skel_off[c] = (uint32_t)at;
+        g_skel_len[c] = 0;
+        if (v & SPECIAL) {
+            PyObject *f = PyList_GET_ITEM(special, c);
+            Py_ssize_t m = PyUnicode_GET_LENGTH(f);
+            for (Py_ssize_t i = 0; i < m; i++) data[at++] = PyUnicode_READ_CHAR(f, i);
+            g_skel_len[c] = (uint8_t)m;
+        }
+    }
+    g_skel_data = data;
     memcpy(g_skel, table.buf, sizeof(g_skel));
     PyBuffer_Release(&table);
     Py_INCREF(special);

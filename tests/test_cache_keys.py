@@ -19,7 +19,7 @@ import pytest
 from claimledger import GateConfig
 from claimledger._exceptions import SourceError
 from claimledger.load.fetch import UrlCache, fetch_url
-from claimledger.load.index import _cache_paths, index_key, index_source
+from claimledger.load.index import _cache_path, index_key, index_source
 from tests.localserver import Route, serve
 from tests.surface_data import http_server
 
@@ -110,12 +110,11 @@ def test_an_entry_whose_stored_key_differs_is_ignored_and_rebuilt(tmp_path: Path
     shutil.copy(KIJI, text)
     as_text = index_source("kiji", str(text), cfg)
     assert HIDDEN_QUOTE in as_text.primary.text
-    # plant the text reading's files where the HTML reading is looked up
-    t_bin, t_json = _cache_paths(cfg, index_key(as_text.source.sha256, "text/plain", cfg))
-    h_bin, h_json = _cache_paths(cfg, index_key(as_text.source.sha256, "text/html", cfg))
-    h_bin.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copy(t_bin, h_bin)
-    shutil.copy(t_json, h_json)
+    # plant the text reading's entry where the HTML reading is looked up
+    t_entry = _cache_path(cfg, index_key(as_text.source.sha256, "text/plain", cfg))
+    h_entry = _cache_path(cfg, index_key(as_text.source.sha256, "text/html", cfg))
+    h_entry.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(t_entry, h_entry)
     as_html = index_source("kiji", str(html), cfg)
     assert not as_html.from_cache
     assert HIDDEN_QUOTE not in as_html.primary.text

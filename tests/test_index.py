@@ -8,7 +8,7 @@ from pathlib import Path
 
 from claimledger import GateConfig
 from claimledger.checks.quote_scan import nearest_passages, scan_quotes
-from claimledger.load.index import _cache_paths, index_key, index_source
+from claimledger.load.index import _cache_path, index_key, index_source
 from claimledger.normalize import normalize_quote
 
 FIX = Path(__file__).parent / "fixtures"
@@ -42,7 +42,7 @@ def test_a_tampered_cache_file_is_ignored(tmp_path: Path) -> None:
     src = tmp_path / "s.txt"
     src.write_text("Errors fell by 37 percent in the trial.")
     first = index_source("s", str(src), cfg)
-    path, _header = _cache_paths(cfg, index_key(first.source.sha256, "text/plain", cfg))
+    path = _cache_path(cfg, index_key(first.source.sha256, "text/plain", cfg))
     blob = path.read_bytes()
     path.write_bytes(blob.replace(b"37 percent", b"73 percent"))
     again = index_source("s", str(src), cfg)
@@ -94,3 +94,58 @@ def test_seed_and_extend_finds_the_near_miss_in_a_long_source(tmp_path: Path) ->
     ev, score, passage = near[0]
     assert "37 percent" in passage and score > 90
     assert ev.text.endswith("37 percent")
+
+
+def test_an_entry_is_one_file_written_once_and_a_torn_one_is_rebuilt(tmp_path: Path) -> None:
+    """The index entry is one file (payload, header, trailer) put in place by one rename; a file cut
+    short (a power loss after the rename, a full disk) fails its checks and is rebuilt."""
+    from claimledger.load.index import _cache_path
+
+    cfg = GateConfig(cache_dir=tmp_path / "cache")
+    src = tmp_path / "s.txt"
+    src.write_text("Errors fell by 37 percent in the trial. 試験では誤りが37％減った。", "utf-8")
+    first = index_source("s", str(src), cfg)
+    entry = _cache_path(cfg, index_key(first.source.sha256, "text/plain", cfg))
+    assert [p.name for p in entry.parent.iterdir()] == [entry.name]  # no second file, no temporary left
+    assert index_source("s", str(src), cfg).from_cache
+    blob = entry.read_bytes()
+    for cut in (len(blob) - 3, len(blob) // 2, 10):
+        entry.write_bytes(blob[:cut])
+        again = index_source("s", str(src), cfg)
+        assert not again.from_cache and again.primary.text == first.primary.text
+    assert index_source("s", str(src), cfg).from_cache  # rebuilt whole
+
+
+def test_a_run_writes_its_entries_in_the_background_and_waits_when_it_closes(tmp_path: Path) -> None:
+    from claimledger.checks.context import RunContext
+    from claimledger.load.index import _cache_path
+    from claimledger.model.claim import Ledger
+
+    for sid in ("a", "b"):
+        (tmp_path / f"{sid}.txt").write_text(f"Source {sid}: the sky is green today.", "utf-8")
+    cfg = GateConfig(cache_dir=tmp_path / "cache")
+    ctx = RunContext.create(Ledger(version=1, sources={"a": "a.txt", "b": "b.txt"}, claims=[]), tmp_path, cfg)
+    loaded = [ctx.source("a"), ctx.source("b")]
+    assert ctx._writer is not None
+    ctx.close()
+    assert ctx._writer is None
+    for ix in loaded:
+        assert not isinstance(ix, Exception)
+        assert _cache_path(cfg, index_key(ix.source.sha256, "text/plain", cfg)).exists()
+        assert index_source(ix.source.id, ix.source.origin, cfg).from_cache
+
+
+def test_a_cache_that_cannot_be_written_changes_nothing_in_a_run(tmp_path: Path) -> None:
+    from claimledger.checks.context import RunContext
+    from claimledger.model.claim import Ledger
+
+    (tmp_path / "a.txt").write_text("Source a: the sky is green today.", "utf-8")
+    blocked = tmp_path / "cache"
+    blocked.mkdir()
+    (blocked / "index").write_text("a file where the index folder belongs", "utf-8")
+    ctx = RunContext.create(Ledger(version=1, sources={"a": "a.txt"}, claims=[]), tmp_path,
+                            GateConfig(cache_dir=blocked))  # fmt: skip
+    key = ("a", normalize_quote("the sky is green"))
+    got = scan_quotes([key], ctx.source, ["a"], uncited=ctx.uncited_source, ahead=ctx.read_ahead)
+    ctx.close()  # the failed write is not an error
+    assert got[key].found is not None

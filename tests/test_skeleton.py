@@ -21,7 +21,7 @@ from claimledger import GateConfig, skeleton
 from claimledger import _normalize_core as core
 from claimledger.checks.context import RunContext
 from claimledger.checks.quote_scan import scan_quotes
-from claimledger.load.index import _cache_paths, index_key, index_source
+from claimledger.load.index import _cache_path, index_key, index_source
 from claimledger.model.claim import Ledger
 from claimledger.normalize import normalize_c, normalize_py, normalize_quote
 from tests.normalize_cases import cases
@@ -159,10 +159,9 @@ def test_uncited_sources_without_a_pending_quote_are_never_indexed(tmp_path: Pat
     assert got[keys[2]].elsewhere is not None and got[keys[2]].elsewhere.source == "d"
     assert got[keys[3]].found is None and got[keys[3]].elsewhere is None
     # b and d were indexed (and cached); c could not hold any pending quote: read, never normalized
+    ctx.close()  # the index entries are written by then
     cached = {
-        sid
-        for sid in texts
-        if _cache_paths(cfg, index_key(ctx.source_facts()[sid].sha256 or "", "text/plain", cfg))[1].exists()
+        sid for sid in texts if _cache_path(cfg, index_key(ctx.source_facts()[sid].sha256 or "", "text/plain", cfg)).exists()
     }
     assert cached == {"a", "b", "d"}
     # the run still records every source's SHA-256 (the reproducibility block)
@@ -187,5 +186,6 @@ def test_a_costly_uncited_source_is_indexed_and_cached_as_before(tmp_path: Path)
     keys = [("a", normalize_quote(quote)), ("a", normalize_quote("nothing of this is anywhere"))]
     got = scan_quotes(keys, ctx.source, ["a", "p"], uncited=ctx.uncited_source)
     assert got[keys[0]].elsewhere is not None and got[keys[0]].elsewhere.source == "p"
+    ctx.close()
     facts = ctx.source_facts()["p"]
-    assert _cache_paths(cfg, index_key(facts.sha256 or "", facts.media_type or "", cfg))[1].exists()
+    assert _cache_path(cfg, index_key(facts.sha256 or "", facts.media_type or "", cfg)).exists()

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -11,7 +13,7 @@ from claimledger._config import GateConfig
 from claimledger._exceptions import SourceError
 from claimledger.checks.quote_scan import Key, QuoteResult, scan_quotes
 from claimledger.load.data import DataStore
-from claimledger.load.index import IndexedSource, Reading, read_source
+from claimledger.load.index import CacheWriter, IndexedSource, IndexKey, Reading, read_source
 from claimledger.load.sources import resolve_origin
 from claimledger.metrics import MetricRegistry, run_registry
 from claimledger.model.claim import Ledger
@@ -19,6 +21,27 @@ from claimledger.model.claim import Ledger
 __all__ = ["IndexedSource", "RunContext"]
 
 RETAINED_SOURCES = 2  # indexed sources kept in memory at once; the rest come back from the cache
+# The quote scan reads the next source on a second thread while it scans the current one (the C
+# normalizer and the skeleton run without the GIL). Only files up to READ_AHEAD_MAX_BYTES are read
+# ahead, so two of the largest sources are never in memory at once; below READ_AHEAD_MIN_BYTES
+# handing a file to the thread costs more than reading it (thousands of small files); URLs are
+# never read ahead. CLAIMLEDGER_READ_AHEAD=0 turns it off.
+READ_AHEAD_MAX_BYTES = 16 * 1024 * 1024
+READ_AHEAD_MIN_BYTES = 256 * 1024
+READ_AHEAD = (os.cpu_count() or 1) > 1 and os.environ.get("CLAIMLEDGER_READ_AHEAD", "1").strip() != "0"
+
+Keep = Callable[[str], bool]  # the prefilter of the misattribution search (may this text hold a quote?)
+
+
+def _read_ahead(
+    source_id: str, origin: str, config: GateConfig, keep: Keep | None, store: CacheWriter
+) -> IndexedSource | Reading:
+    """What :meth:`RunContext.source` (``keep`` None) or :meth:`RunContext.uncited_source` would
+    read, on the read-ahead thread: with ``keep``, a reading it lets through is indexed there too."""
+    got = read_source(source_id, origin, config, lazy=keep is not None, store=store.put)
+    if isinstance(got, Reading) and keep is not None and keep(got.source.text):
+        return got.index()
+    return got
 
 
 @dataclass
@@ -35,6 +58,7 @@ class Unindexed:
     ctx: RunContext
     source_id: str
     reading: Reading
+    ruled_out_by: Keep | None = None  # the prefilter that already said no (on the read-ahead thread)
 
     @property
     def text(self) -> str:
@@ -61,6 +85,9 @@ class RunContext:
     _data: DataStore | None = None
     metrics: MetricRegistry = field(default_factory=run_registry)
     shared: dict[str, object] = field(default_factory=dict)  # what a kind module prefetches for its checks
+    _ahead: dict[str, tuple[Future[IndexedSource | Reading], Keep | None]] = field(default_factory=dict)
+    _pool: ThreadPoolExecutor | None = None
+    _writer: CacheWriter | None = None  # index cache entries, written in the background; close() waits
 
     @classmethod
     def create(
@@ -84,17 +111,49 @@ class RunContext:
         if facts is not None and facts.error is not None:
             return facts.error
         got = self._read(source_id, lazy=False)
+        if isinstance(got, Reading):  # read ahead for the misattribution search: index it now
+            got = Unindexed(self, source_id, got).index()
         if isinstance(got, SourceError):
             return got
-        assert isinstance(got, IndexedSource)
         self._sources[source_id] = got
         while len(self._sources) > RETAINED_SOURCES:
             self._sources.popitem(last=False)
         return got
 
+    def read_ahead(self, source_id: str, keep: Keep | None = None) -> None:
+        """Start reading a source the scan will ask for next (:meth:`source`, or with ``keep``
+        :meth:`uncited_source`) on the read-ahead thread; results and facts are taken in order."""
+        if not READ_AHEAD or source_id in self._ahead or source_id in self._pinned or source_id in self._sources:
+            return
+        facts = self._facts.get(source_id)
+        origin = self.origins.get(source_id)
+        if (facts is not None and facts.error is not None) or origin is None or "://" in origin:
+            return
+        try:
+            if not READ_AHEAD_MIN_BYTES <= os.stat(origin).st_size <= READ_AHEAD_MAX_BYTES:
+                return
+        except OSError:
+            return  # read in turn, where the error is reported
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="claimledger-read-ahead")
+        job = self._pool.submit(_read_ahead, source_id, origin, self.config, keep, self._cache_writer())
+        self._ahead[source_id] = (job, keep)
+
+    def _cache_writer(self) -> CacheWriter:
+        if self._writer is None:
+            self._writer = CacheWriter()
+        return self._writer
+
+    def _store(self, ix: IndexedSource, config: GateConfig, key: IndexKey) -> None:
+        self._cache_writer().put(ix, config, key)
+
     def _read(self, source_id: str, *, lazy: bool) -> IndexedSource | Reading | SourceError:
         try:
-            got = read_source(source_id, self.origins[source_id], self.config, lazy=lazy)
+            ahead = self._ahead.pop(source_id, None)
+            if ahead is not None:
+                got = ahead[0].result()
+            else:
+                got = read_source(source_id, self.origins[source_id], self.config, lazy=lazy, store=self._store)
         except SourceError as exc:
             self._facts[source_id] = _SourceFacts(None, None, exc)
             return exc
@@ -122,8 +181,9 @@ class RunContext:
         facts = self._facts.get(source_id)
         if facts is not None and facts.error is not None:
             return facts.error
+        keep = self._ahead[source_id][1] if source_id in self._ahead else None
         got = self._read(source_id, lazy=True)
-        return Unindexed(self, source_id, got) if isinstance(got, Reading) else got
+        return Unindexed(self, source_id, got, keep) if isinstance(got, Reading) else got
 
     def pin_source(self, ix: IndexedSource) -> None:
         """Make an in-memory source (e.g. a draft's body) available by id for this run."""
@@ -149,9 +209,9 @@ class RunContext:
         todo = {k for k in keys if k not in self._quotes and k[0] in self.origins}
         if todo:
             try:
-                self._quotes.update(
-                    scan_quotes(todo, self.source, list(self.ledger.sources), uncited=self.uncited_source)
-                )
+                found = scan_quotes(todo, self.source, list(self.ledger.sources), uncited=self.uncited_source,
+                                    ahead=self.read_ahead)  # fmt: skip
+                self._quotes.update(found)
             except Exception as exc:  # the batched scan crashed: every quote it held fails closed
                 crashed = SourceError(
                     "check_crashed", f"internal error while locating quotes ({type(exc).__name__}: {exc})"
@@ -176,5 +236,14 @@ class RunContext:
         return self._data
 
     def close(self) -> None:
+        if self._pool is not None:
+            for future, _ in self._ahead.values():
+                future.cancel()
+            self._pool.shutdown(wait=True)
+            self._pool = None
+            self._ahead.clear()
+        if self._writer is not None:  # after the verdicts: the index entries still waiting
+            self._writer.close()
+            self._writer = None
         if self._data is not None:
             self._data.close()

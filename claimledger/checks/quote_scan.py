@@ -58,10 +58,15 @@ class Unindexed(Protocol):
     @property
     def text(self) -> str: ...
 
+    @property
+    def ruled_out_by(self) -> Callable[[str], bool] | None:
+        """The prefilter that has already ruled the text out (read ahead), if any."""
+
     def index(self) -> IndexedSource | SourceError: ...
 
 
 UncitedLoader = Callable[[str], "IndexedSource | Unindexed | SourceError"]
+ReadAhead = Callable[[str, Callable[[str], bool] | None], None]
 
 
 def evidence_at(ix: IndexedSource, norm: Normalized, start: int, end: int) -> Evidence:
@@ -233,9 +238,11 @@ def scan_quotes(
     *,
     near_misses: bool = True,
     uncited: UncitedLoader | None = None,
+    ahead: ReadAhead | None = None,
 ) -> dict[Key, QuoteResult]:
     """Locate every (source, normalized quote) pair; see the module docstring. ``uncited`` loads a
-    source for the misattribution search, maybe unindexed (else ``load`` does)."""
+    source for the misattribution search, maybe unindexed (else ``load`` does); ``ahead(sid, keep)``
+    is told which source comes next, so it can be read (``keep``: and prefiltered) meanwhile."""
     results: dict[Key, QuoteResult] = {k: QuoteResult() for k in keys}
     by_source: dict[str, list[str]] = defaultdict(list)
     owners: dict[str, list[tuple[str, QuoteResult]]] = defaultdict(list)
@@ -246,7 +253,9 @@ def scan_quotes(
     cited = [s for s in all_sources if s in by_source] + [s for s in by_source if s not in all_sources]
     # pass 1: each cited source once; every quote of the run is looked for in it, so a
     # quote found in a source it does not cite is known without a second pass
-    for sid in cited:
+    for i, sid in enumerate(cited):
+        if ahead is not None and i + 1 < len(cited):
+            ahead(cited[i + 1], None)
         ix = load(sid)
         if isinstance(ix, SourceError):
             for nq in by_source[sid]:
@@ -268,17 +277,16 @@ def scan_quotes(
                                                       for _, r in rs)]  # fmt: skip
     if pending:
         rest = PatternSet(pending)
-        prefilter: Prefilter | None = None
-        for sid in all_sources:
-            if sid in by_source:
-                continue
+        keep = Prefilter(pending).may_contain
+        others = [sid for sid in all_sources if sid not in by_source]
+        for i, sid in enumerate(others):
+            if ahead is not None and uncited is not None and i + 1 < len(others):
+                ahead(others[i + 1], keep)
             got = uncited(sid) if uncited is not None else load(sid)
             if isinstance(got, SourceError):
                 continue
             if not isinstance(got, IndexedSource):
-                if prefilter is None:
-                    prefilter = Prefilter(pending)
-                if not prefilter.may_contain(got.text):
+                if got.ruled_out_by == keep or not keep(got.text):
                     continue  # none of the pending quotes can occur in it: never normalized
                 got = got.index()
                 if isinstance(got, SourceError):

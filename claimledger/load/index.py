@@ -8,7 +8,12 @@ options that bound the reading. The same bytes read as plain text and as HTML
 are two entries, so hidden HTML text never becomes visible because the bytes
 were first read as text. Each entry stores its key fields and the SHA-256 of
 its payload; an entry whose stored fields differ from the ones asked for, or
-whose payload does not match, is ignored and rebuilt. Writes are atomic.
+whose payload does not match, is ignored and rebuilt.
+
+An entry is one file, written once and atomically (a temporary file renamed into place): the
+payload, then the header, then the header's length and a magic trailer. During a run the writes
+go to :class:`CacheWriter`, a background thread the run waits for only when it closes, after its
+verdicts; at most one entry waits there, so memory stays bounded.
 """
 
 from __future__ import annotations
@@ -19,10 +24,14 @@ import hashlib
 import json
 import os
 import platform
+import struct
 import sys
 import tempfile
+import threading
 from array import array
-from collections.abc import Iterator
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,7 +42,7 @@ from claimledger.load.sources import extract, read_bytes, sniff_media_type
 from claimledger.model.source import Source
 from claimledger.normalize import Normalized, normalize
 
-INDEX_VERSION = 9  # bump when the cache layout changes (code changes are caught by the fingerprint)
+INDEX_VERSION = 10  # bump when the cache layout changes (code changes are caught by the fingerprint)
 
 _PACKAGE = Path(__file__).resolve().parent.parent  # claimledger/: _READING_CODE paths are relative to it
 # the code that turns bytes into an indexed reading: any change to it makes every entry stale
@@ -109,10 +118,12 @@ class IndexedSource:
     from_cache: bool = False
 
 
-def _cache_paths(config: GateConfig, key: IndexKey) -> tuple[Path, Path]:
+def _cache_path(config: GateConfig, key: IndexKey) -> Path:
     root = config.cache_dir or default_cache_dir()
-    base = root / "index" / f"v{INDEX_VERSION}" / key.digest[:2] / key.digest
-    return base.with_suffix(".bin"), base.with_suffix(".json")
+    return root / "index" / f"v{INDEX_VERSION}" / key.digest[:2] / f"{key.digest}.idx"
+
+
+_MAGIC = b"clidx\x00\x0a\x00"  # the last 8 bytes of an entry; the 8 before them: the header's length
 
 
 def _parts(ix: IndexedSource) -> Iterator[bytes]:
@@ -128,62 +139,99 @@ def _parts(ix: IndexedSource) -> Iterator[bytes]:
 
 
 def _store(ix: IndexedSource, config: GateConfig, key: IndexKey) -> None:
-    """Payload first, then the header that names its key and SHA-256: a reader trusts neither alone."""
-    bin_path, json_path = _cache_paths(config, key)
-    bin_path.parent.mkdir(parents=True, exist_ok=True)
+    """One file, written once: the payload, then the header that names its key and the payload's
+    SHA-256, then the trailer. Atomic (a temporary file renamed into place) but not flushed to
+    disk: an entry torn by a power loss fails its checks and is rebuilt, so an fsync per source
+    (a few per cent of a cold run over many sources) buys nothing."""
+    path = _cache_path(config, key)
+    path.parent.mkdir(parents=True, exist_ok=True)
     digest = hashlib.sha256()
     lengths: list[int] = []
-    fd, tmp = tempfile.mkstemp(dir=bin_path.parent, prefix=f".{bin_path.name}.", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
             for part in _parts(ix):
                 digest.update(part)
                 lengths.append(len(part))
                 fh.write(part)
-        os.replace(tmp, bin_path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    header = {
-        "version": INDEX_VERSION,
-        "key": key.fields,
-        "media_type": ix.source.media_type,
-        "page_starts": list(ix.source.page_starts),
-        "hidden_text": ix.source.hidden_text != "",
-        "annotations": [list(a) for a in ix.source.annotations],
-        "anchors": [list(a) for a in ix.source.anchors],
-        "lengths": lengths,
-        "byteorder": sys.byteorder,
-        "payload_sha256": digest.hexdigest(),
-    }
-    _replace_unsynced(json_path, json.dumps(header).encode("utf-8"))
-
-
-def _replace_unsynced(path: Path, data: bytes) -> None:
-    """Atomic (a temporary file renamed over ``path``) but not flushed to disk: an entry torn by a
-    power loss fails its payload SHA-256 and is rebuilt, so an fsync per source (a few per cent of
-    a cold run over many sources) buys nothing."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            header = json.dumps({
+                "version": INDEX_VERSION,
+                "key": key.fields,
+                "media_type": ix.source.media_type,
+                "page_starts": list(ix.source.page_starts),
+                "hidden_text": ix.source.hidden_text != "",
+                "annotations": [list(a) for a in ix.source.annotations],
+                "anchors": [list(a) for a in ix.source.anchors],
+                "lengths": lengths,
+                "byteorder": sys.byteorder,
+                "payload_sha256": digest.hexdigest(),
+            }).encode("utf-8")  # fmt: skip
+            fh.write(header)
+            fh.write(struct.pack("<Q", len(header)) + _MAGIC)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
 
 
+def _store_quietly(ix: IndexedSource, config: GateConfig, key: IndexKey) -> None:
+    # a cache entry only saves time later: failing to write one (a read-only or full disk, a file
+    # where a folder belongs) must never change a run
+    with contextlib.suppress(Exception):
+        _store(ix, config, key)
+
+
+Store = Callable[[IndexedSource, GateConfig, IndexKey], None]
+
+
+class CacheWriter:
+    """Index entries written on one background thread; :meth:`close` waits for them all. At most
+    ``depth`` entries wait (a further one waits for the oldest), so memory stays bounded."""
+
+    def __init__(self, depth: int = 1) -> None:
+        self.depth = depth
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="claimledger-cache-write")
+        self._pending: deque[Future[None]] = deque()
+        self._lock = threading.Lock()
+
+    def put(self, ix: IndexedSource, config: GateConfig, key: IndexKey) -> None:
+        with self._lock:
+            while len(self._pending) >= self.depth:
+                self._pending.popleft().result()
+            self._pending.append(self._pool.submit(_store_quietly, ix, config, key))
+
+    def close(self) -> None:
+        with self._lock:
+            while self._pending:
+                self._pending.popleft().result()
+        self._pool.shutdown(wait=True)
+
+
 def _load(config: GateConfig, source_id: str, origin: str, key: IndexKey) -> IndexedSource | None:
-    bin_path, json_path = _cache_paths(config, key)
+    path = _cache_path(config, key)
     try:
-        header = json.loads(json_path.read_bytes())
-        if header.get("version") != INDEX_VERSION or header.get("byteorder") != sys.byteorder:
-            return None
-        if header.get("key") != key.fields or header.get("media_type") != key.fields["media_type"]:
-            return None  # an entry for another reading (or planted under this name): rebuild
-        digest = hashlib.sha256()
-        chunks: list[bytes] = []
-        with bin_path.open("rb") as fh:
+        with path.open("rb") as fh:
+            size = os.fstat(fh.fileno()).st_size
+            if size < 16:
+                return None
+            fh.seek(size - 16)
+            trailer = fh.read(16)
+            if trailer[8:] != _MAGIC:
+                return None
+            (hlen,) = struct.unpack("<Q", trailer[:8])
+            if hlen > size - 16:
+                return None
+            fh.seek(size - 16 - hlen)
+            header = json.loads(fh.read(hlen))
+            if header.get("version") != INDEX_VERSION or header.get("byteorder") != sys.byteorder:
+                return None
+            if header.get("key") != key.fields or header.get("media_type") != key.fields["media_type"]:
+                return None  # an entry for another reading (or planted under this name): rebuild
+            if sum(header["lengths"]) != size - 16 - hlen:
+                return None
+            fh.seek(0)
+            digest = hashlib.sha256()
+            chunks: list[bytes] = []
             for n in header["lengths"]:
                 chunk = fh.read(n)
                 if len(chunk) != n:
@@ -232,19 +280,20 @@ class Reading:
     key: IndexKey
     config: GateConfig
 
+    store: Store | None = None  # where the entry goes (a run's CacheWriter); None: written now
+
     def index(self) -> IndexedSource:
         """Normalize the reading and store it in the cache, as :func:`index_source` does."""
         source, config = self.source, self.config
         hidden = source.hidden_text
         ix = IndexedSource(source, normalize(source.text), normalize(hidden).text if hidden else None)
         if config.index_cache:
-            with contextlib.suppress(OSError):  # a read-only cache only costs speed
-                _store(ix, config, self.key)
+            (self.store or _store_quietly)(ix, config, self.key)
         return ix
 
 
 def read_source(
-    source_id: str, origin: str, config: GateConfig, *, lazy: bool = False
+    source_id: str, origin: str, config: GateConfig, *, lazy: bool = False, store: Store | None = None
 ) -> IndexedSource | Reading:
     """Load and extract one source: its cached reading when there is one; else, with ``lazy`` and a
     media type of :data:`PREFILTER_MEDIA`, the extracted text not yet normalized; else indexed.
@@ -268,7 +317,7 @@ def read_source(
         source_id, origin, media_type, text, sha, got.page_starts,
         hidden_text=hidden, annotations=got.annotations, anchors=got.anchors,
     )  # fmt: skip
-    reading = Reading(source, key, config)
+    reading = Reading(source, key, config, store)
     return reading if lazy and media_type in PREFILTER_MEDIA else reading.index()
 
 

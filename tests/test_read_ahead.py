@@ -1,0 +1,165 @@
+"""Sources in parallel (issue 19 item 4): the quote scan reads the next source on a second thread
+while it scans the current one, and the C core normalizes long texts without the GIL.
+
+The results must be those of the sequential scan (same verdicts, same evidence, the same facts in
+the same order, errors reported the same way), the compiled core must give the same output from
+several threads at once, and a source above the read-ahead limit is never read ahead (never two
+of the largest sources in memory at once).
+"""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from claimledger import GateConfig, skeleton
+from claimledger import _normalize_core as core
+from claimledger.checks import context as context_mod
+from claimledger.checks.context import RunContext
+from claimledger.checks.quote_scan import QuoteResult, scan_quotes
+from claimledger.model.claim import Ledger
+from claimledger.normalize import Normalized, normalize_c, normalize_py, normalize_quote
+from tests.normalize_cases import cases
+
+FIX = Path(__file__).parent / "fixtures"
+
+
+@pytest.fixture(scope="module")
+def ext() -> ModuleType:
+    try:
+        return core.load_extension()
+    except ImportError as exc:  # pragma: no cover - the message is the point
+        pytest.fail(f"the C core claimledger._cnormalize is not built ({exc}): `pip install -e .`")
+
+
+def _key(n: Normalized) -> tuple[str, list[int], list[int], list[int], bytes]:
+    return n.text, n.norm_start.tolist(), n.orig_start.tolist(), n.orig_end.tolist(), bytes(n.linear)
+
+
+def _long_texts() -> list[str]:
+    """Texts far above the length from which the C core releases the GIL, made of the generated
+    special cases (astral characters and combining marks included: the core takes the GIL back)."""
+    parts = cases(20261202, 3000)
+    return ["".join(parts[i : i + 250]) for i in range(0, 3000, 250)]
+
+
+def test_the_core_without_the_gil_equals_pure_python(ext: ModuleType) -> None:
+    texts = _long_texts()
+    assert all(len(t) > 8192 for t in texts)
+    assert any(ord(c) > 0xFFFF for c in "".join(texts))  # the Python calls inside are exercised
+    for text in texts:
+        for keep in (False, True):
+            assert _key(normalize_c(text, keep, ext=ext)) == _key(normalize_py(text, keep_break_hyphens=keep))
+        assert skeleton.of_raw(text, ext=ext) == skeleton.of_raw_py(text)
+
+
+def test_threads_normalizing_at_once_get_the_sequential_results(ext: ModuleType) -> None:
+    texts = _long_texts()
+    want = [(_key(normalize_c(t, False, ext=ext)), skeleton.of_raw(t, ext=ext)) for t in texts]
+    got: dict[int, list[object]] = {}
+
+    def work(i: int) -> None:
+        got[i] = [(_key(normalize_c(t, False, ext=ext)), skeleton.of_raw(t, ext=ext)) for t in texts]
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(got[i] == want for i in range(4))
+
+
+TEXTS = {
+    "a": "Alpha says the sky is green today. 調査では約4倍に増えた。",
+    "b": "Beta: adding an independent verification step reduced errors by 37 percent.",
+    "c": "Gamma is about something else entirely, with no quote in it.",
+    "d": "Delta holds the Japanese one: 言葉を扱う生成AIは約4倍に増えた。",
+    "e": "   \n",  # no readable text: source_no_text, read ahead or not
+    "f": "Foxtrot repeats: the sky is green today, and errors fell.",
+}
+
+
+def _scan(tmp: Path, monkeypatch: pytest.MonkeyPatch, read_ahead: bool) -> tuple[dict[object, QuoteResult], object]:
+    monkeypatch.setattr(context_mod, "READ_AHEAD", read_ahead)
+    monkeypatch.setattr(context_mod, "READ_AHEAD_MIN_BYTES", 0)  # small files here: read them ahead too
+    submitted: list[str] = []
+    original = context_mod.RunContext.read_ahead
+
+    def counting(self: RunContext, source_id: str, keep: object = None) -> None:
+        before = set(self._ahead)
+        original(self, source_id, keep)  # type: ignore[arg-type]
+        submitted.extend(set(self._ahead) - before)
+
+    monkeypatch.setattr(context_mod.RunContext, "read_ahead", counting)
+    folder = tmp / ("ahead" if read_ahead else "sequential")
+    folder.mkdir()
+    for sid, text in TEXTS.items():
+        (folder / f"{sid}.txt").write_text(text, "utf-8")
+    shutil.copy(FIX / "hyphenated.pdf", folder / "p.pdf")
+    sources = {sid: f"{sid}.txt" for sid in TEXTS} | {"p": "p.pdf"}
+    ctx = RunContext.create(Ledger(version=1, sources=sources, claims=[]), folder, GateConfig(cache_dir=folder / "c"))
+    keys = [
+        ("a", normalize_quote("the sky is green")),
+        ("a", normalize_quote("independent verification step reduced errors")),
+        ("a", normalize_quote("言葉を扱う生成AIは約4倍")),
+        ("c", normalize_quote("reduced errors by 73 percent")),
+        ("e", normalize_quote("anything at all here")),
+        ("b", normalize_quote("the sky is green today")),
+    ]
+    try:
+        found = scan_quotes(keys, ctx.source, list(sources), uncited=ctx.uncited_source, ahead=ctx.read_ahead)
+        facts = [(sid, f.sha256, f.media_type, f.error.reason if f.error else None)
+                 for sid, f in ctx.source_facts().items()]  # fmt: skip
+    finally:
+        ctx.close()
+    assert ctx._pool is None and not ctx._ahead  # the read-ahead thread is gone after close()
+    assert bool(submitted) == read_ahead  # with read-ahead on, sources were really read ahead
+    return found, facts  # type: ignore[return-value]
+
+
+def _plain(results: dict[object, QuoteResult]) -> dict[object, tuple[object, ...]]:
+    def span(ev: object) -> object:
+        return None if ev is None else (ev.source, ev.start, ev.end, ev.text)  # type: ignore[attr-defined]
+
+    return {k: (span(r.found), span(r.elsewhere), r.in_hidden, r.error.reason if r.error else None)
+            for k, r in results.items()}  # fmt: skip
+
+
+def test_read_ahead_gives_the_sequential_results_and_facts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    sequential, seq_facts = _scan(tmp_path, monkeypatch, read_ahead=False)
+    ahead, ahead_facts = _scan(tmp_path, monkeypatch, read_ahead=True)
+    assert _plain(ahead) == _plain(sequential)
+    assert ahead_facts == seq_facts
+    found = _plain(ahead)
+    assert found[("a", normalize_quote("independent verification step reduced errors"))][1][0] == "b"
+    assert found[("a", normalize_quote("言葉を扱う生成AIは約4倍"))][1][0] == "d"
+    assert found[("e", normalize_quote("anything at all here"))][3] == "source_no_text"
+
+
+def test_a_source_above_the_limit_is_never_read_ahead(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(context_mod, "READ_AHEAD", True)
+    monkeypatch.setattr(context_mod, "READ_AHEAD_MAX_BYTES", 100)
+    monkeypatch.setattr(context_mod, "READ_AHEAD_MIN_BYTES", 10)
+    (tmp_path / "small.txt").write_text("A small source.", "utf-8")
+    (tmp_path / "tiny.txt").write_text("Tiny.", "utf-8")
+    (tmp_path / "large.txt").write_text("A large source. " * 20, "utf-8")
+    ledger = Ledger(version=1, sources={"small": "small.txt", "large": "large.txt", "tiny": "tiny.txt",
+                                        "web": "https://example.org/x"},
+                    claims=[])  # fmt: skip
+    ctx = RunContext.create(ledger, tmp_path, GateConfig(cache_dir=tmp_path / "c"))
+    try:
+        ctx.read_ahead("large")
+        ctx.read_ahead("web")
+        ctx.read_ahead("tiny")
+        assert not ctx._ahead
+        ctx.read_ahead("small")
+        assert set(ctx._ahead) == {"small"}
+        got = ctx.source("small")
+        assert not isinstance(got, Exception) and got.source.text == "A small source."
+        assert not ctx._ahead
+    finally:
+        ctx.close()
