@@ -52,6 +52,14 @@ FAULT_METRICS = textwrap.dedent(
     def slow(data):
         time.sleep(0.4)
         return 7
+
+    @metric("gated")        # waits until the test lets it finish (the batch is certainly still running)
+    def gated(data):
+        release = Path(os.environ["BATCH_TEST_RELEASE"])
+        deadline = time.monotonic() + 60
+        while not release.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return 7
     """
 )
 
@@ -185,11 +193,13 @@ def test_a_crashing_a_hanging_and_a_killed_job_stay_in_their_own_lines(tmp_path:
 def test_ctrl_c_leaves_valid_lines_and_resume_finishes_the_rest(tmp_path: Path) -> None:
     metrics = tmp_path / "slow.py"
     metrics.write_text(FAULT_METRICS, "utf-8")
-    for i in range(24):
-        _metric_job(tmp_path / "jobs" / f"j{i:02d}", "slow")
+    for i in range(24):  # three jobs finish; the others wait for the release file, made after the Ctrl-C
+        _metric_job(tmp_path / "jobs" / f"j{i:02d}", "slow" if i < 3 else "gated")
     out = tmp_path / "r.jsonl"
+    release = tmp_path / "release"
+    env = {**os.environ, "BATCH_TEST_RELEASE": str(release)}
     args = [*CLI, "batch", str(tmp_path / "jobs"), "-o", str(out), "--metrics", str(metrics), "--workers", "2"]
-    proc = subprocess.Popen(args, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    proc = subprocess.Popen(args, stderr=subprocess.PIPE, text=True, start_new_session=True, env=env)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and (not out.exists() or out.read_text("utf-8").count("\n") < 3):
         time.sleep(0.05)
@@ -199,7 +209,8 @@ def test_ctrl_c_leaves_valid_lines_and_resume_finishes_the_rest(tmp_path: Path) 
     assert "Traceback" not in err and "--resume" in err
     done = _lines(out)
     assert 3 <= len(done) < 24
-    finish = subprocess.run([*args, "--resume"], capture_output=True, text=True, timeout=120)
+    release.touch()
+    finish = subprocess.run([*args, "--resume"], capture_output=True, text=True, timeout=120, env=env)
     assert finish.returncode == 0, finish.stderr
     rows = _lines(out)
     assert sorted(str(r["job"]["ledger"]) for r in rows) == sorted(str(p) for p in (tmp_path / "jobs").rglob("ledger.yaml"))  # type: ignore[index]
