@@ -708,7 +708,7 @@ done:
  *
  * skeleton(text): per character the letters and digits of the NFKD of its fold, from a table
  * skeleton.py computes (0: none; one character; SPECIAL: the string in g_skel_special); astral
- * characters call back into Python. any_window(skel, width, hashes): whether some window of
+ * characters call back into Python. window_hits(skel, width, hashes): which hashes some window of
  * `width` characters has one of the sorted 64-bit rolling hashes (skeleton.window_hash). */
 
 static uint32_t g_skel[BMP];
@@ -827,44 +827,57 @@ static int cmp_u64(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-static inline int windows(int kind, const void *d, Py_ssize_t n, Py_ssize_t w, uint64_t pw, const uint64_t *bloom,
-                          const uint64_t *hs, Py_ssize_t nh) {
+/* marks in hit[] every sorted hash some window has; stops early once all are marked */
+static inline void windows(int kind, const void *d, Py_ssize_t n, Py_ssize_t w, uint64_t pw, const uint64_t *bloom,
+                           const uint64_t *hs, Py_ssize_t nh, uint8_t *hit) {
     uint64_t h = 0;
+    Py_ssize_t left = nh;
     for (Py_ssize_t i = 0; i < n; i++) {
         h = h * SKEL_BASE + PyUnicode_READ(kind, d, i);
         if (i >= w) h -= pw * PyUnicode_READ(kind, d, i - w);
         if (i + 1 >= w) {
             uint64_t top = h >> 48;
-            if (((bloom[top >> 6] >> (top & 63)) & 1) && bsearch(&h, hs, (size_t)nh, sizeof(uint64_t), cmp_u64))
-                return 1;
+            if ((bloom[top >> 6] >> (top & 63)) & 1) {
+                const uint64_t *at = bsearch(&h, hs, (size_t)nh, sizeof(uint64_t), cmp_u64);
+                if (at && !hit[at - hs]) {
+                    hit[at - hs] = 1;
+                    if (--left == 0) return;
+                }
+            }
         }
     }
-    return 0;
 }
-#define WINDOWS(K, KIND)                                                                                     \
-    FLATTEN static int windows_##K(const void *d, Py_ssize_t n, Py_ssize_t w, uint64_t pw, const uint64_t *bl, \
-                                   const uint64_t *hs, Py_ssize_t nh) {                                      \
-        return windows(KIND, d, n, w, pw, bl, hs, nh);                                                       \
+#define WINDOWS(K, KIND)                                                                                       \
+    FLATTEN static void windows_##K(const void *d, Py_ssize_t n, Py_ssize_t w, uint64_t pw, const uint64_t *bl, \
+                                    const uint64_t *hs, Py_ssize_t nh, uint8_t *hit) {                         \
+        windows(KIND, d, n, w, pw, bl, hs, nh, hit);                                                           \
     }
 WINDOWS(1, PyUnicode_1BYTE_KIND)
 WINDOWS(2, PyUnicode_2BYTE_KIND)
 WINDOWS(4, PyUnicode_4BYTE_KIND)
 
-static PyObject *py_any_window(PyObject *self, PyObject *args) {
+static PyObject *py_window_hits(PyObject *self, PyObject *args) {
     PyObject *s;
     Py_ssize_t w;
     Py_buffer hb;
-    if (!PyArg_ParseTuple(args, "Uny*:any_window", &s, &w, &hb)) return NULL;
+    if (!PyArg_ParseTuple(args, "Uny*:window_hits", &s, &w, &hb)) return NULL;
     Py_ssize_t nh = hb.len / (Py_ssize_t)sizeof(uint64_t);
     const uint64_t *hs = (const uint64_t *)hb.buf;
     Py_ssize_t n = PyUnicode_GET_LENGTH(s);
     int kind = PyUnicode_KIND(s);
     const void *d = PyUnicode_DATA(s);
-    int found = 0;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, nh);
+    if (!out) {
+        PyBuffer_Release(&hb);
+        return NULL;
+    }
+    uint8_t *hit = (uint8_t *)PyBytes_AS_STRING(out);
+    memset(hit, 0, (size_t)nh);
     if (w > 0 && nh > 0 && n >= w) {
         uint64_t *bloom = PyMem_Calloc(1024, sizeof(uint64_t)); /* 65,536 bits, by the top 16 bits */
         if (!bloom) {
             PyBuffer_Release(&hb);
+            Py_DECREF(out);
             return PyErr_NoMemory();
         }
         for (Py_ssize_t k = 0; k < nh; k++) {
@@ -874,14 +887,14 @@ static PyObject *py_any_window(PyObject *self, PyObject *args) {
         uint64_t pw = 1;
         for (Py_ssize_t k = 0; k < w; k++) pw *= SKEL_BASE;
         Py_BEGIN_ALLOW_THREADS
-        found = kind == PyUnicode_1BYTE_KIND   ? windows_1(d, n, w, pw, bloom, hs, nh)
-                : kind == PyUnicode_2BYTE_KIND ? windows_2(d, n, w, pw, bloom, hs, nh)
-                                               : windows_4(d, n, w, pw, bloom, hs, nh);
+        if (kind == PyUnicode_1BYTE_KIND) windows_1(d, n, w, pw, bloom, hs, nh, hit);
+        else if (kind == PyUnicode_2BYTE_KIND) windows_2(d, n, w, pw, bloom, hs, nh, hit);
+        else windows_4(d, n, w, pw, bloom, hs, nh, hit);
         Py_END_ALLOW_THREADS
         PyMem_Free(bloom);
     }
     PyBuffer_Release(&hb);
-    return PyBool_FromLong(found);
+    return out;
 }
 
 static PyObject *py_skeleton_setup(PyObject *self, PyObject *args) {
@@ -942,9 +955,9 @@ static PyMethodDef methods[] = {
     {"skeleton_setup", py_skeleton_setup, METH_VARARGS,
      "skeleton_setup(table, special, astral_fn): hand over claimledger.skeleton's tables."},
     {"skeleton", py_skeleton, METH_VARARGS, "skeleton(text) -> str: claimledger.skeleton.of_raw."},
-    {"any_window", py_any_window, METH_VARARGS,
-     "any_window(skel, width, hashes) -> bool: some window of width characters has one of the sorted\n"
-     "uint64 rolling hashes (claimledger.skeleton.window_hash)."},
+    {"window_hits", py_window_hits, METH_VARARGS,
+     "window_hits(skel, width, hashes) -> bytes: per sorted uint64 rolling hash (claimledger.skeleton.\n"
+     "window_hash), 1 when some window of width characters of skel has it."},
     {NULL, NULL, 0, NULL},
 };
 

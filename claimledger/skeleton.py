@@ -158,8 +158,17 @@ class Prefilter:
         self.everywhere = "" in skeletons  # a quote without letters or digits may be anywhere
         self.short = sorted(s for s in skeletons if 0 < len(s) < WINDOW)
         self.long = sorted(s for s in skeletons if len(s) >= WINDOW)
-        mid = [s[(len(s) - WINDOW) // 2 :][:WINDOW] for s in self.long]
-        self._hashes = array("Q", sorted({window_hash(a) for a in mid})).tobytes()
+        # each long skeleton is tiled with windows (the last one flush with its end): where the
+        # skeleton occurs, every one of its windows occurs, so a source is searched only for the
+        # skeletons all of whose windows it holds (a quote with one word changed rarely is)
+        tiles = [
+            [window_hash(sk[o : o + WINDOW]) for o in (*range(0, len(sk) - WINDOW, WINDOW), len(sk) - WINDOW)]
+            for sk in self.long
+        ]
+        hashes = sorted({h for t in tiles for h in t})
+        index = {h: i for i, h in enumerate(hashes)}
+        self._hashes = array("Q", hashes).tobytes()
+        self._tiles = [sorted({index[h] for h in t}) for t in tiles]
 
     def may_contain(self, raw_text: str, *, ext: ModuleType | None = None) -> bool:
         """False only when no quote's normalized form can occur in ``normalize(raw_text).text``."""
@@ -172,6 +181,8 @@ class Prefilter:
             return True
         if not self.long:
             return False
-        if ext is not None and not ext.any_window(skel, WINDOW, self._hashes):
-            return False  # no quote's anchor window occurs: none of the long skeletons can
-        return any(s in skel for s in self.long)
+        if ext is None:
+            return any(s in skel for s in self.long)
+        hits = ext.window_hits(skel, WINDOW, self._hashes)
+        # a skeleton one of whose windows does not occur cannot occur itself
+        return any(all(hits[i] for i in t) and s in skel for s, t in zip(self.long, self._tiles, strict=True))
