@@ -146,21 +146,18 @@ def _seed_candidates(quotes: list[str], text: str) -> dict[int, list[int]]:
     buckets goes to the one voted for first) and its three best buckets are its candidates. A
     quote none of whose seeds occurs has no candidate: no alignment is tried for it.
     """
-    owners: dict[str, list[tuple[int, int]]] = defaultdict(list)
-    for qi, q in enumerate(quotes):
-        for offset, seed in _seeds(q):
-            owners[seed].append((qi, offset))
-    if not owners:
+    per_quote = [_seeds(q) for q in quotes]
+    seeds = list(dict.fromkeys(seed for pieces in per_quote for _, seed in pieces))
+    if not seeds:
         return {}
-    seeds = list(owners)
-    events: dict[int, list[tuple[int, int]]] = defaultdict(list)
-    for seed, starts in zip(seeds, first_hits(text, seeds, SEED_MAX_HITS), strict=True):
-        if starts:
-            for qi, offset in owners[seed]:
-                events[qi].extend([(start, offset) for start in starts])
+    hits = dict(zip(seeds, first_hits(text, seeds, SEED_MAX_HITS), strict=True))
     out: dict[int, list[int]] = {}
-    for qi, evs in events.items():
-        evs.sort()  # text order; at one start, a quote's repeated seed votes in offset order
+    for qi, pieces in enumerate(per_quote):
+        # one quote's votes at a time (at most SEED_MAX_HITS per seed), in text order; at one
+        # start, a quote's repeated seed votes in offset order
+        evs = sorted((start, offset) for offset, seed in pieces for start in hits[seed])
+        if not evs:
+            continue
         buckets: dict[int, int] = {}
         for start, offset in evs:
             b = (start - offset) // 4
