@@ -199,7 +199,11 @@ def test_ctrl_c_leaves_valid_lines_and_resume_finishes_the_rest(tmp_path: Path) 
     release = tmp_path / "release"
     env = {**os.environ, "BATCH_TEST_RELEASE": str(release)}
     args = [*CLI, "batch", str(tmp_path / "jobs"), "-o", str(out), "--metrics", str(metrics), "--workers", "2"]
-    proc = subprocess.Popen(args, stderr=subprocess.PIPE, text=True, start_new_session=True, env=env)
+    # A shell that starts a job in the background (`make test &`, nohup) sets SIGINT to "ignored", and a
+    # child inherits that: Python then installs no KeyboardInterrupt handler and Ctrl-C is lost. Give
+    # the batch the disposition an interactive terminal gives it.
+    proc = subprocess.Popen(args, stderr=subprocess.PIPE, text=True, start_new_session=True, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # fmt: skip
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and (not out.exists() or out.read_text("utf-8").count("\n") < 3):
         time.sleep(0.05)
