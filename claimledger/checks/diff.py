@@ -5,13 +5,22 @@ from __future__ import annotations
 import difflib
 import re
 
-from claimledger.normalize import is_cjk
+from claimledger.normalize import _CJK_RANGES, is_cjk
 
-_TOKEN = re.compile(r"\s+|[^\s]")
+# One token: a run of characters that are neither whitespace (str.isspace) nor CJK (is_cjk), or
+# one character that is. The regex's \s is str.isspace on str patterns (both Py_UNICODE_ISSPACE);
+# tests/test_diff_tokens.py checks the class against both predicates on every code point.
+_CJK_CLASS = "".join(f"{chr(max(lo, 0x3000))}-{chr(hi)}" for lo, hi in _CJK_RANGES if hi >= 0x3000)
+_TOKEN = re.compile(f"[^\\s{_CJK_CLASS}]+|[\\s{_CJK_CLASS}]")
 
 
 def tokens(text: str) -> list[str]:
     """Words for Latin text, single characters for CJK; whitespace kept as tokens."""
+    return _TOKEN.findall(text)
+
+
+def tokens_py(text: str) -> list[str]:
+    """:func:`tokens` one character at a time (the definition the regex is tested against)."""
     out: list[str] = []
     word = ""
     for ch in text:
