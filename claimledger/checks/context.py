@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
@@ -88,6 +89,7 @@ class RunContext:
     _ahead: dict[str, tuple[Future[IndexedSource | Reading], Keep | None]] = field(default_factory=dict)
     _pool: ThreadPoolExecutor | None = None
     _writer: CacheWriter | None = None  # index cache entries, written in the background; close() waits
+    _closers: list[Callable[[], None]] = field(default_factory=list)
 
     @classmethod
     def create(
@@ -235,6 +237,10 @@ class RunContext:
     def data_loaded(self) -> DataStore | None:
         return self._data
 
+    def on_close(self, fn: Callable[[], None]) -> None:
+        """Call ``fn`` when the run closes (e.g. a check's store writes what the run learnt)."""
+        self._closers.append(fn)
+
     def close(self) -> None:
         if self._pool is not None:
             for future, _ in self._ahead.values():
@@ -245,5 +251,9 @@ class RunContext:
         if self._writer is not None:  # after the verdicts: the index entries still waiting
             self._writer.close()
             self._writer = None
+        closers, self._closers = self._closers, []
+        for fn in closers:
+            with contextlib.suppress(Exception):  # a store that cannot write only costs the next run time
+                fn()
         if self._data is not None:
             self._data.close()

@@ -1,0 +1,226 @@
+"""The overclaim rules' results remembered across runs (issue 19: a warm run must not redo them).
+
+A claim's rule hits are a pure function of the three strings the rules read (the statement, the
+quote, the source text around the found quote) and of the code that reads them. The key is the
+SHA-256 of all of them together:
+
+* ``statement``, ``quote``, ``context``: exactly the arguments of
+  :func:`claimledger.checks.overclaim.overclaim_hits` (``context`` ``None`` when the quote was not
+  found); the claim id is not part of the hits (:meth:`Hit.to_finding` adds it);
+* ``code``: :func:`rules_fingerprint`, the SHA-256 over the source of every file whose code the
+  rules run (:func:`rule_files`: all of checks/overclaim/ and the helpers they call, the C
+  normalizer's source included), the Python version and the Unicode database version (case
+  folding and ``\\w`` depend on both);
+* the store's own format version.
+
+The store is one SQLite file in the cache directory (``overclaim/v1.sqlite``), used when the index
+cache is (``GateConfig.index_cache``). New results are written in one transaction when the run
+closes. Every row carries a SHA-256 over its key and payload; a row that fails it, does not parse
+into hits, or any error of the store itself, counts as not stored: the rules run again. A stored
+result only ever stands for the rules' own answer on the same input and code, so it can never
+turn a claim into a verified one that the rules would have flagged.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import platform
+import sqlite3
+import unicodedata
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from claimledger.checks.overclaim._hit import Hit
+from claimledger.model.finding import Reason
+
+if TYPE_CHECKING:
+    from claimledger.checks.context import RunContext
+
+STORE_VERSION = 1
+_PACKAGE = Path(__file__).resolve().parents[2]  # claimledger/
+# The code the rules run besides checks/overclaim/*.py (every file there is read too).
+# tests/test_overclaim_store.py traces overclaim_hits on English and Japanese input and fails when
+# it runs code of a file that is neither here nor in checks/overclaim/.
+RULE_FILES = (
+    "numbers.py",
+    "normalize.py",
+    "_normalize_core.py",
+    "_cnormalize.c",  # the compiled normalizer (locate() normalizes the context)
+    "checks/quote.py",  # strip_outer_quotes
+    "checks/negative.py",
+    "model/finding.py",
+    "model/reasons.py",
+)
+
+
+def rule_files() -> list[str]:
+    """The files :func:`rules_fingerprint` reads, relative to the package."""
+    own = sorted(p.relative_to(_PACKAGE).as_posix() for p in (_PACKAGE / "checks" / "overclaim").glob("*.py"))
+    return own + list(RULE_FILES)
+
+
+@functools.cache
+def rules_fingerprint() -> str:
+    """SHA-256 over the code the overclaim rules run (see the module docstring)."""
+    digest = hashlib.sha256()
+    for rel in rule_files():
+        digest.update(rel.encode() + b"\0")
+        try:
+            digest.update((_PACKAGE / rel).read_bytes())
+        except OSError:
+            digest.update(b"<missing>")
+        digest.update(b"\0")
+    digest.update(f"python {platform.python_version()}; unicode {unicodedata.unidata_version}".encode())
+    return digest.hexdigest()
+
+
+def result_key(statement: str, quote: str | None, context: str | None) -> str:
+    """The key of the rules' hits on these arguments under this code."""
+    fields = [STORE_VERSION, rules_fingerprint(), statement, quote, context]
+    # ASCII JSON: every string, a lone surrogate included, is written exactly and unambiguously
+    return hashlib.sha256(json.dumps(fields).encode("ascii")).hexdigest()
+
+
+def _check(key: str, payload: str) -> str:
+    return hashlib.sha256(f"{key}\0{payload}".encode("ascii")).hexdigest()
+
+
+def dump_hits(hits: list[Hit]) -> str:
+    return json.dumps(
+        [
+            {
+                "reason": h.reason.value, "rule": h.rule,
+                "statement_span": list(h.statement_span) if h.statement_span is not None else None,
+                "statement_text": h.statement_text, "source_span": list(h.source_span),
+                "source_text": h.source_text, "source_in": h.source_in,
+                "suggestion": h.suggestion, "message": h.message,
+            }
+            for h in hits
+        ]
+    )  # fmt: skip
+
+
+def _span(value: Any) -> tuple[int, int]:
+    if not (isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value)):
+        raise ValueError("not a span")
+    return value[0], value[1]
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError("not a string")
+    return value
+
+
+def load_hits(payload: str) -> list[Hit]:
+    """The hits of a stored payload; ValueError (or KeyError, TypeError) when it is not one."""
+    rows = json.loads(payload)
+    if not isinstance(rows, list):
+        raise ValueError("not a list of hits")
+    out: list[Hit] = []
+    for r in rows:
+        if not isinstance(r, dict) or len(r) != 9:
+            raise ValueError("not a hit")
+        span = r["statement_span"]
+        out.append(
+            Hit(
+                Reason(_text(r["reason"])), _text(r["rule"]), None if span is None else _span(span),
+                _text(r["statement_text"]), _span(r["source_span"]), _text(r["source_text"]),
+                _text(r["source_in"]), _text(r["suggestion"]), _text(r["message"]),
+            )
+        )  # fmt: skip
+    return out
+
+
+class ResultStore:
+    """Rule results of earlier runs (read as needed) and of this run (written by :meth:`close`)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._db: sqlite3.Connection | None = None
+        self._broken = False
+        self._new: dict[str, str] = {}
+
+    def _open(self) -> sqlite3.Connection | None:
+        if self._db is None and not self._broken:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                db = sqlite3.connect(self.path, timeout=10)
+                db.execute("CREATE TABLE IF NOT EXISTS hits (key TEXT PRIMARY KEY, payload TEXT NOT NULL, check_ TEXT NOT NULL)")
+                self._db = db
+            except (OSError, sqlite3.Error):
+                self._broken = True  # no store: every claim is checked afresh
+        return self._db
+
+    def get(self, key: str) -> list[Hit] | None:
+        """The stored hits for ``key``, or None (not stored, or a row that fails its check)."""
+        payload = self._new.get(key)
+        if payload is None:
+            db = self._open()
+            if db is None:
+                return None
+            try:
+                row = db.execute("SELECT payload, check_ FROM hits WHERE key = ?", (key,)).fetchone()
+                if row is None or not isinstance(row[0], str) or row[1] != _check(key, row[0]):
+                    return None
+            except (sqlite3.Error, ValueError):  # ValueError: a payload that is not ASCII JSON
+                return None
+            payload = row[0]
+        try:
+            return load_hits(payload)
+        except (ValueError, KeyError, TypeError):
+            return None
+
+    def put(self, key: str, hits: list[Hit]) -> None:
+        self._new[key] = dump_hits(hits)
+
+    def close(self) -> None:
+        """Write this run's new results in one transaction (a failure only costs the next run time)."""
+        try:
+            db = self._open() if self._new else self._db
+            if db is not None and self._new:
+                with db:
+                    db.executemany(
+                        "INSERT OR REPLACE INTO hits (key, payload, check_) VALUES (?, ?, ?)",
+                        [(k, p, _check(k, p)) for k, p in self._new.items()],
+                    )
+        except sqlite3.Error:
+            pass
+        finally:
+            self._new.clear()
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+
+
+def store_path(cache_dir: Path) -> Path:
+    return cache_dir / "overclaim" / f"v{STORE_VERSION}.sqlite"
+
+
+_STORE = "overclaim_store"  # RunContext.shared: this run's ResultStore (None: the index cache is off)
+
+
+def remembered_hits(statement: str, quote: str, context: str | None, ctx: RunContext) -> list[Hit]:
+    """:func:`~claimledger.checks.overclaim.overclaim_hits`, answered from the store when an earlier
+    run (or this one) computed it on the same input with the same code."""
+    from claimledger.checks import overclaim
+
+    if _STORE not in ctx.shared:
+        opened = None
+        if ctx.config.index_cache:
+            from claimledger.load.fetch import default_cache_dir
+
+            opened = ResultStore(store_path(ctx.config.cache_dir or default_cache_dir()))
+            ctx.on_close(opened.close)
+        ctx.shared[_STORE] = opened
+    store = ctx.shared[_STORE]
+    if not isinstance(store, ResultStore):
+        return overclaim.overclaim_hits(statement, quote, context)
+    key = result_key(statement, quote, context)
+    hits = store.get(key)
+    if hits is None:
+        hits = overclaim.overclaim_hits(statement, quote, context)
+        store.put(key, hits)
+    return hits
