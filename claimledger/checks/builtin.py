@@ -42,13 +42,14 @@ def overclaim(claim: QuoteClaim, ctx: RunContext, earlier: Sequence[Finding]) ->
 
 def _overclaims(claim_id: str, statement: str | None, source: str, quote: str, found: bool,
                 ctx: RunContext) -> list[Finding]:  # fmt: skip
-    from claimledger.checks.overclaim.store import remembered_hits
+    from claimledger.checks.overclaim import overclaim_findings
+    from claimledger.checks.overclaim.store import run_store
 
     context = ctx.quote_result(*quote_key(source, quote)).context if found else None
     if not statement and context is None:
         return []
-    # overclaim_findings, with the hits remembered across runs (checks/overclaim/store.py)
-    return [hit.to_finding(claim_id) for hit in remembered_hits(statement or quote, quote, context, ctx)]
+    # the hits remembered across runs (checks/overclaim/store.py)
+    return overclaim_findings(claim_id, statement or quote, quote, context, store=run_store(ctx))
 
 
 @check("quote", name="scope")

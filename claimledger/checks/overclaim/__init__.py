@@ -21,6 +21,8 @@ rules run on every quote claim that has a statement.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from claimledger.checks.negative import (
     NegativeSpan,
     coverage,
@@ -41,6 +43,9 @@ from claimledger.checks.overclaim.modality import (
 )
 from claimledger.checks.overclaim.scope import scope_hits
 from claimledger.model.finding import Finding
+
+if TYPE_CHECKING:
+    from claimledger.checks.overclaim.store import ResultStore
 
 __all__ = [
     "CHECK",
@@ -83,7 +88,7 @@ def overclaim_hits(statement: str, quote: str | None, source_context: str | None
 
 
 def overclaim_findings(
-    claim_id: str, statement: str, quote: str, source_context: str | None
+    claim_id: str, statement: str, quote: str, source_context: str | None, *, store: ResultStore | None = None
 ) -> list[Finding]:
     """Findings (check ``overclaim``, status DISCREPANCY, untiered) where ``statement`` says more
     than ``quote`` or than the source text around it (``source_context``, e.g. ±200 characters
@@ -91,6 +96,11 @@ def overclaim_findings(
 
     Tiers are given by :func:`claimledger.reconcile.assign_tier` with the claim's
     ``author_alternative``. An empty list means no rule fired, not that the
-    statement is supported.
+    statement is supported. With ``store`` (:mod:`claimledger.checks.overclaim.store`) the hits of
+    an earlier run on the same input and code are reused.
     """
-    return [hit.to_finding(claim_id) for hit in overclaim_hits(statement, quote, source_context)]
+    if store is None:
+        hits = overclaim_hits(statement, quote, source_context)
+    else:
+        hits = store.remembered(statement, quote, source_context, overclaim_hits)
+    return [hit.to_finding(claim_id) for hit in hits]

@@ -29,6 +29,7 @@ import json
 import platform
 import sqlite3
 import unicodedata
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -176,6 +177,19 @@ class ResultStore:
     def put(self, key: str, hits: list[Hit]) -> None:
         self._new[key] = dump_hits(hits)
 
+    def remembered(
+        self, statement: str, quote: str | None, context: str | None,
+        rules: Callable[[str, str | None, str | None], list[Hit]],
+    ) -> list[Hit]:  # fmt: skip
+        """``rules(statement, quote, context)``, answered from the store when an earlier run (or
+        this one) computed it on the same input with the same code."""
+        key = result_key(statement, quote, context)
+        hits = self.get(key)
+        if hits is None:
+            hits = rules(statement, quote, context)
+            self.put(key, hits)
+        return hits
+
     def close(self) -> None:
         """Write this run's new results in one transaction (a failure only costs the next run time)."""
         try:
@@ -202,11 +216,8 @@ def store_path(cache_dir: Path) -> Path:
 _STORE = "overclaim_store"  # RunContext.shared: this run's ResultStore (None: the index cache is off)
 
 
-def remembered_hits(statement: str, quote: str, context: str | None, ctx: RunContext) -> list[Hit]:
-    """:func:`~claimledger.checks.overclaim.overclaim_hits`, answered from the store when an earlier
-    run (or this one) computed it on the same input with the same code."""
-    from claimledger.checks import overclaim
-
+def run_store(ctx: RunContext) -> ResultStore | None:
+    """The run's store (opened at first use, written when the run closes), or None without the index cache."""
     if _STORE not in ctx.shared:
         opened = None
         if ctx.config.index_cache:
@@ -216,11 +227,4 @@ def remembered_hits(statement: str, quote: str, context: str | None, ctx: RunCon
             ctx.on_close(opened.close)
         ctx.shared[_STORE] = opened
     store = ctx.shared[_STORE]
-    if not isinstance(store, ResultStore):
-        return overclaim.overclaim_hits(statement, quote, context)
-    key = result_key(statement, quote, context)
-    hits = store.get(key)
-    if hits is None:
-        hits = overclaim.overclaim_hits(statement, quote, context)
-        store.put(key, hits)
-    return hits
+    return store if isinstance(store, ResultStore) else None
