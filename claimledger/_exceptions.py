@@ -32,6 +32,9 @@ tree, with the module that defines each class when it is not this one:
       ``WorkerDied`` (500).
     * ``QueryError`` (:mod:`claimledger.load.data`) - a dataset query failed;
       turned into a finding.
+    * ``StoreRowError`` (:mod:`claimledger.checks.overclaim.store`) - a stored
+      overclaim result that does not parse; never leaves the store (the rules
+      run again).
     * ``BackendError`` - an optional backend failed; turned into a MED finding.
         * ``JudgeError`` (:mod:`claimledger.judge.types`) - a judge gave no
           usable answer (timeout, HTTP error, refusal, malformed output).

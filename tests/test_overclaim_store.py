@@ -6,6 +6,7 @@ statement, quote, source context and code, and never hide a finding the rules wo
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import subprocess
 import sys
@@ -16,6 +17,7 @@ import pytest
 from claimledger import GateConfig, gate
 from claimledger.checks.overclaim import overclaim_hits
 from claimledger.checks.overclaim.store import (
+    StoreRowError,
     dump_hits,
     load_hits,
     result_key,
@@ -148,8 +150,6 @@ print(json.dumps(sorted(seen)))
 
 
 def test_the_fingerprint_covers_all_code_the_rules_run() -> None:
-    import json
-
     cases = [[st or q, q, EN_SOURCE if s == "en" else JA_SOURCE] for _i, s, q, st in CLAIMS]
     cases += [["About 4 times as many, 二倍, twice, 3割, ４０％, 1.2万人", "about 4 times, 約2倍, 3割以上", "up to 5x or so"]]
     out = subprocess.run([sys.executable, "-c", _TRACE], input=json.dumps(cases), capture_output=True, text=True,
@@ -163,8 +163,10 @@ def test_stored_hits_read_back_equal(tmp_path: Path) -> None:
     for _i, s, q, st in CLAIMS:
         hits = overclaim_hits(st or q, q, EN_SOURCE if s == "en" else JA_SOURCE)
         assert load_hits(dump_hits(hits)) == hits
-    with pytest.raises((ValueError, KeyError, TypeError)):
-        load_hits('[{"reason": "overclaim_scope"}]')
+    for bad in ('[{"reason": "overclaim_scope"}]', "not json", '{"a": 1}', json.dumps([{**json.loads(dump_hits(
+            overclaim_hits("All users prefer it.", "some users prefer it")))[0], "reason": "no_such_reason"}])):  # fmt: skip
+        with pytest.raises(StoreRowError):
+            load_hits(bad)
 
 
 def test_a_tampered_or_broken_store_is_not_believed(tmp_path: Path) -> None:

@@ -11,6 +11,8 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from claimledger._exceptions import ClaimledgerError
+
 
 def _wordset(text: str) -> frozenset[str]:
     return frozenset(text.split())
@@ -45,7 +47,7 @@ def any_of(patterns: Iterable[re.Pattern[str]]) -> re.Pattern[str]:
     pats = list(patterns)
     flags = {p.flags for p in pats}
     if len(flags) != 1 or any(_BACKREF.search(p.pattern) for p in pats):
-        raise ValueError("any_of: the patterns must share their flags and hold no backreference")
+        raise ClaimledgerError("any_of: the patterns must share their flags and hold no backreference")
     return re.compile("|".join(f"(?:{p.pattern})" for p in pats), flags.pop())
 
 

@@ -33,6 +33,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from claimledger._exceptions import ClaimledgerError
 from claimledger.checks.overclaim._hit import Hit
 from claimledger.model.finding import Reason
 
@@ -40,6 +41,11 @@ if TYPE_CHECKING:
     from claimledger.checks.context import RunContext
 
 STORE_VERSION = 1
+
+
+class StoreRowError(ClaimledgerError):
+    """A stored row that does not parse into hits (never raised out of the store: the rules run again)."""
+
 _PACKAGE = Path(__file__).resolve().parents[2]  # claimledger/
 # The code the rules run besides checks/overclaim/*.py (every file there is read too).
 # tests/test_overclaim_store.py traces overclaim_hits on English and Japanese input and fails when
@@ -105,25 +111,32 @@ def dump_hits(hits: list[Hit]) -> str:
 
 def _span(value: Any) -> tuple[int, int]:
     if not (isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value)):
-        raise ValueError("not a span")
+        raise StoreRowError("not a span")
     return value[0], value[1]
 
 
 def _text(value: Any) -> str:
     if not isinstance(value, str):
-        raise ValueError("not a string")
+        raise StoreRowError("not a string")
     return value
 
 
 def load_hits(payload: str) -> list[Hit]:
-    """The hits of a stored payload; ValueError (or KeyError, TypeError) when it is not one."""
+    """The hits of a stored payload; :class:`StoreRowError` when it is not one."""
+    try:
+        return _load_hits(payload)
+    except (ValueError, KeyError, TypeError) as exc:  # not JSON, a field missing, an unknown reason
+        raise StoreRowError(f"not a stored result: {type(exc).__name__}: {exc}") from exc
+
+
+def _load_hits(payload: str) -> list[Hit]:
     rows = json.loads(payload)
     if not isinstance(rows, list):
-        raise ValueError("not a list of hits")
+        raise StoreRowError("not a list of hits")
     out: list[Hit] = []
     for r in rows:
         if not isinstance(r, dict) or len(r) != 9:
-            raise ValueError("not a hit")
+            raise StoreRowError("not a hit")
         span = r["statement_span"]
         out.append(
             Hit(
@@ -171,7 +184,7 @@ class ResultStore:
             payload = row[0]
         try:
             return load_hits(payload)
-        except (ValueError, KeyError, TypeError):
+        except StoreRowError:
             return None
 
     def put(self, key: str, hits: list[Hit]) -> None:
