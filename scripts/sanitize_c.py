@@ -8,6 +8,10 @@ sanitizer runtime preloaded:
   against the pure-Python one, both hyphen readings, every offset array);
 - a differential fuzz of the seed search (``_cseeds.first_hits`` against the Aho-Corasick
   path of claimledger/checks/seed_hits.py) on random texts of every string width;
+- the skeleton prefilter's fuzz (scripts/fuzz_skeleton.py: the compiled skeleton against the
+  pure-Python one and both normalizers);
+- long texts (past the size where the C core releases the GIL) normalized and skeletonized on
+  four threads at once, compared with the pure-Python results;
 - any other extension's import (an extension this script does not know is at least loaded).
 
 A memory error or undefined behaviour stops the run with the sanitizer's report (exit status
@@ -60,6 +64,35 @@ sys.exit(1 if bad else 0)
 """
 
 
+THREADS = r"""
+import random, sys
+from concurrent.futures import ThreadPoolExecutor
+sys.path.insert(0, sys.argv[1] + "/scripts")
+from fuzz_normalize import case
+from claimledger import _normalize_core, skeleton
+from claimledger.normalize import normalize_c, normalize_py
+ext = _normalize_core.load_extension()
+assert ext is not None and ext.__file__.startswith(sys.argv[1]), ext
+rng = random.Random(int(sys.argv[2]))
+texts = []
+for _ in range(48):
+    parts, size = [], rng.randint(5_000, 60_000)
+    while sum(map(len, parts)) < size:
+        parts.append(case(rng))
+    texts.append("".join(parts))
+def one(t):
+    a, b = normalize_c(t, ext=ext), normalize_py(t)
+    same = (a.text, list(a.norm_start), list(a.orig_start), list(a.orig_end), bytes(a.linear)) == (
+        b.text, list(b.norm_start), list(b.orig_start), list(b.orig_end), bytes(b.linear))
+    return same and skeleton.of_raw(t, ext=ext) == skeleton.of_raw_py(t)
+with ThreadPoolExecutor(4) as pool:
+    results = list(pool.map(one, texts * 3))
+bad = results.count(False)
+print(f"threads: {len(results)} long texts ({sum(map(len, texts)) * 3:,} characters) on 4 threads, {bad} differences")
+sys.exit(1 if bad else 0)
+"""
+
+
 def runtime(name: str) -> str:
     out = subprocess.run(["gcc", f"-print-file-name={name}"], capture_output=True, text=True, check=True).stdout
     path = out.strip()
@@ -80,8 +113,12 @@ def build(work: Path) -> list[str]:
                         "-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", f"-I{include}",
                         str(src), "-o", str(target)], check=True)  # fmt: skip
         built.append(src.stem)
-    (work / "scripts").mkdir()  # the fuzz script puts its parent's parent first on sys.path: the copy
-    shutil.copy(ROOT / "scripts" / "normalize_differential.py", work / "scripts")
+    (work / "scripts").mkdir()  # the fuzz scripts put their parent's parent first on sys.path: the copy
+    for name in ("normalize_differential.py", "fuzz_skeleton.py", "fuzz_normalize.py"):
+        shutil.copy(ROOT / "scripts" / name, work / "scripts")
+    (work / "tests").mkdir()
+    for name in ("__init__.py", "normalize_cases.py"):
+        shutil.copy(ROOT / "tests" / name, work / "tests")
     return built
 
 
@@ -105,6 +142,11 @@ def main(argv: list[str] | None = None) -> int:
         if "_cnormalize" in built:
             status |= subprocess.run([sys.executable, str(work / "scripts" / "normalize_differential.py"),
                                       "--cases", str(args.cases), "--seed", str(args.seed)], env=env, cwd=work).returncode  # fmt: skip
+        if "_cnormalize" in built:
+            status |= subprocess.run([sys.executable, str(work / "scripts" / "fuzz_skeleton.py"), "--cases",
+                                      str(args.cases // 4), "--seed", str(args.seed)], env=env, cwd=work).returncode  # fmt: skip
+            status |= subprocess.run([sys.executable, "-c", THREADS, str(work), str(args.seed)], env=env,
+                                     cwd=work).returncode  # fmt: skip
         if "_cseeds" in built:
             status |= subprocess.run([sys.executable, "-c", SEED_FUZZ, str(work), str(args.seconds), str(args.seed)],
                                      env=env, cwd=work).returncode  # fmt: skip
