@@ -25,12 +25,13 @@ EN = (
     "The new drug may reduce relapse in some patients with the milder form of the disease. "
     "Side effects were usually mild and passed within a week for most of the volunteers. "
     "The programme, which not only began in spring but also ran in three regions, reduced reporting "
-    "errors by 37 percent.\n"
+    "errors by 37 percent. Iain went back in [after the 2015 election], I knew that he was going to win.\n"
 )
 JA = (
     "この方法は、費用の点では従来の方法より優れているとは言えないが、作業時間を大幅に短縮できることが示された。"
     "この制度は地方の中小企業の負担を軽減する可能性があると指摘されている。"
-    "調査では、導入企業のうち半数以上が、業務の効率が上がったと答えた。\n"
+    "調査では、導入企業のうち半数以上が、業務の効率が上がったと答えた。"
+    "この発表によれば同社は［二〇一五年に］新工場を稼働させたと発表した。\n"
 )
 
 CASES = [
@@ -43,6 +44,12 @@ CASES = [
     ("E6", "en", "The programme, which [...] reduced reporting errors by 37 percent", True, None),  # "not only"
     ("E7", "en", "[Never] reduced reporting errors by 37 percent", False, "negation"),  # an insertion adds one
     ("E8", "en", "[The programme] reduced reporting errors by 37 percent", True, None),
+    # a figure put in the source's mouth (found by make bench: a source's own "[after the 2015 election]")
+    ("E9", "en", "Iain went back in [after the forty election], I knew that he was going", False, "figure"),
+    ("E10", "en", "Iain went back in [after the 2015 election], I knew that he was going", True, None),
+    ("E11", "en", "Iain went back in [after the election], I knew that he was going", True, None),
+    ("J4", "ja", "この発表によれば同社は［二〇一九年に］新工場を稼働させたと発表した", False, "figure"),
+    ("J5", "ja", "この発表によれば同社は［二〇一五年に］新工場を稼働させたと発表した", True, None),
     ("J1", "ja", "この方法は、費用の点では従来の方法より優れている（中略）作業時間を大幅に短縮できることが示された", False, "negation"),
     ("J2", "ja", "この制度は地方の中小企業の負担を軽減する（中略）と指摘されている", False, "modal"),
     ("J3", "ja", "導入企業のうち半数以上が（中略）業務の効率が上がったと答えた", True, None),

@@ -175,6 +175,9 @@ def dropped_meaning(original: str, evidence: Evidence, quote: ElidedQuote) -> tu
         if kind == "insert":  # the insertion stands for the gap: the same kinds of cue on both sides
             for k in sorted(cues.keys() ^ added.keys()):
                 return k, cues.get(k) or added[k], gap.strip()
+        figure = _new_figure(inserted, gap)  # and no figure the gap does not hold
+        if figure is not None:
+            return "figure", figure, gap.strip()
         elif cues.keys() - added.keys():  # an omission takes out what it held
             k = sorted(cues.keys() - added.keys())[0]
             return k, cues[k], gap.strip()
@@ -183,5 +186,26 @@ def dropped_meaning(original: str, evidence: Evidence, quote: ElidedQuote) -> tu
         if added:
             k = sorted(added)[0]
             return k, added[k], ""
+        figure = _new_figure(inserted, "")
+        if figure is not None:
+            return "figure", figure, ""
+    return None
+
+
+def _figures(text: str) -> list[tuple[str, float]]:
+    from claimledger.numbers import find_numbers, find_word_numbers
+
+    return [(m.text, m.value.value) for m in (*find_numbers(text, kanji=True), *find_word_numbers(text))]
+
+
+def _new_figure(inserted: str, gap: str) -> str | None:
+    """A figure of the insertion that the source text it stands for does not hold (``[after the forty
+    election]`` for "[after the 2015 election]"): the insertion would put a number in the source's mouth."""
+    if not inserted:
+        return None
+    held = {value for _, value in _figures(gap)}
+    for shown, value in _figures(inserted):
+        if value not in held:
+            return shown
     return None
 

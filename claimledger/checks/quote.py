@@ -153,8 +153,13 @@ def _check_elided(claim_id: str, source_id: str, quote: ElidedQuote, ctx: RunCon
     cut = dropped_meaning(ix.source.text, found, quote)
     if cut is not None:
         kind, cue, gap = cut
-        what = (f"the source text it leaves out, {gap!r}, holds the {kind} {cue!r}" if gap
-                else f"its bracketed insertion adds the {kind} {cue!r}, which the source does not have there")
+        if kind == "figure":
+            what = (f"its bracketed insertion has the figure {cue!r}, which the source text it stands for, "
+                    f"{gap!r}, does not" if gap else f"its bracketed insertion adds the figure {cue!r}")  # fmt: skip
+        elif gap:
+            what = f"the source text it leaves out, {gap!r}, holds the {kind} {cue!r}"
+        else:
+            what = f"its bracketed insertion adds the {kind} {cue!r}, which the source does not have there"
         return Finding(
             claim_id, check, Status.DISCREPANCY, Reason.QUOTE_ELISION_DROPS_MEANING,
             f"elided quote: every segment is in {source_id} ({found.where()}), but {what}; "

@@ -157,7 +157,7 @@ class Reason(StrEnum):
         "quote_elision_drops_meaning", HIGH, False,
         "An elided quote: every segment is in the source, but the text an omission ([…]) or a bracketed "
         "insertion stands for holds a negation, a modal or a qualifier that the quote leaves out (or an "
-        "insertion adds one the source does not have).",
+        "insertion adds one the source does not have, or a figure the text it stands for does not hold).",
         "Quote the words in full, or cut elsewhere: an omission may not drop a 'not', 'may' or 'usually'.",
     )
     QUOTE_ONLY_IN_HIDDEN_TEXT = (
