@@ -8,14 +8,14 @@ import hashlib
 import os
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from claimledger._exceptions import ClaimledgerError
 
-__all__ = ["FileChanged", "FileIdentity", "atomic_write", "locked", "replace_if_unchanged"]
+__all__ = ["FileChanged", "FileIdentity", "atomic_write", "digest_files", "locked", "replace_if_unchanged"]
 
 
 def _new_file_mode(path: Path) -> int:
@@ -167,3 +167,15 @@ def locked(lock_path: Path) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+
+
+def digest_files(digest: Any, base: Path, names: Iterable[str]) -> None:
+    """Feed each file's name and bytes into ``digest`` (a missing file as ``<missing>``): the code
+    fingerprints that key the caches (what a reading or a rule's answer depends on)."""
+    for name in names:
+        digest.update(name.encode() + b"\0")
+        try:
+            digest.update((base / name).read_bytes())
+        except OSError:
+            digest.update(b"<missing>")
+        digest.update(b"\0")

@@ -37,6 +37,7 @@ from pathlib import Path
 
 from claimledger._config import GateConfig
 from claimledger._exceptions import SourceError
+from claimledger._files import digest_files
 from claimledger.load.fetch import default_cache_dir
 from claimledger.load.sources import extract, read_bytes, sniff_media_type
 from claimledger.model.source import Source
@@ -67,13 +68,7 @@ _READING_CODE = (
 def code_fingerprint() -> str:
     """SHA-256 over the reading code's files, the Python version (html.parser) and pypdfium2's version."""
     digest = hashlib.sha256()
-    for name in _READING_CODE:
-        digest.update(name.encode() + b"\0")
-        try:
-            digest.update((_PACKAGE / name).read_bytes())
-        except OSError:
-            digest.update(b"<missing>")
-        digest.update(b"\0")
+    digest_files(digest, _PACKAGE, _READING_CODE)
     try:
         from importlib.metadata import version
 

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from claimledger._exceptions import ClaimledgerError
+from claimledger._files import digest_files
 from claimledger.checks.overclaim._hit import Hit
 from claimledger.model.finding import Reason
 
@@ -72,13 +73,7 @@ def rule_files() -> list[str]:
 def rules_fingerprint() -> str:
     """SHA-256 over the code the overclaim rules run (see the module docstring)."""
     digest = hashlib.sha256()
-    for rel in rule_files():
-        digest.update(rel.encode() + b"\0")
-        try:
-            digest.update((_PACKAGE / rel).read_bytes())
-        except OSError:
-            digest.update(b"<missing>")
-        digest.update(b"\0")
+    digest_files(digest, _PACKAGE, rule_files())
     digest.update(f"python {platform.python_version()}; unicode {unicodedata.unidata_version}".encode())
     return digest.hexdigest()
 
