@@ -90,6 +90,15 @@ def clean(span: str) -> str:
     )
 
 
+def _doc_text(docs: list[Path], texts: dict[int, str], d: int) -> str:
+    """Document ``d``'s text, read once and kept in ``texts`` (at most 65 documents at a time)."""
+    if d not in texts:
+        if len(texts) > 64:
+            texts.clear()
+        texts[d] = docs[d].read_text("utf-8")
+    return texts[d]
+
+
 def make_quotes(docs: list[Path], n: int) -> list[dict[str, Any]]:
     """A mix: 50% verbatim, 25% with PDF/typography artefacts on the quote side, 25% mutated."""
     rng = random.Random(f"{SEED}/quotes/{len(docs)}/{n}")
@@ -98,11 +107,7 @@ def make_quotes(docs: list[Path], n: int) -> list[dict[str, Any]]:
     words = ["river", "seven", "policy", "market", "never", "always", "council", "forty"]
     for i in range(n):
         d = rng.randrange(len(docs))
-        if d not in texts:
-            if len(texts) > 64:
-                texts.clear()
-            texts[d] = docs[d].read_text("utf-8")
-        text = texts[d]
+        text = _doc_text(docs, texts, d)
         for _ in range(20):
             start = rng.randrange(0, max(1, len(text) - 200))
             start = text.find(" ", start) + 1
@@ -138,11 +143,7 @@ def make_half_absent_quotes(docs: list[Path], n: int) -> list[dict[str, Any]]:
     out = list(present)
     for i in range(n // 2):
         d = rng.randrange(len(docs))
-        if d not in texts:
-            if len(texts) > 64:
-                texts.clear()
-            texts[d] = docs[d].read_text("utf-8")
-        text = texts[d]
+        text = _doc_text(docs, texts, d)
         toks: list[str] = []
         for _ in range(20):
             start = rng.randrange(0, max(1, len(text) - 200))
