@@ -109,8 +109,8 @@ class PatternSet:
         if compiled is None:
             compiled = seed_hits.compiled() is not None
         self.compiled = compiled and all(len(p) >= seed_hits.MIN_SEED for p in self.patterns)
-        self._automaton = ahocorasick.Automaton()
-        if not self.compiled:
+        self._automaton = None if self.compiled else ahocorasick.Automaton()
+        if self._automaton is not None:
             for i, p in enumerate(self.patterns):
                 self._automaton.add_word(p, i)
             if self.patterns:
@@ -120,7 +120,7 @@ class PatternSet:
         """Start of the first occurrence of each pattern found in ``text`` (one pass)."""
         if not self.patterns or not text:
             return {}
-        if self.compiled:
+        if self._automaton is None:
             hits = seed_hits.first_hits(text, self.patterns, 1)
             return {p: at[0] for p, at in zip(self.patterns, hits, strict=True) if at}
         first: dict[int, int] = {}
