@@ -3,11 +3,19 @@
  * A line-for-line port of the pure-Python normalizer (claimledger/normalize.py: normalize_py,
  * _emit_run, _emit_piece, _space_dropped, _Builder), which stays the fallback and the test oracle
  * (tests/test_normalize_core.py runs both on every CI run; scripts/normalize_differential.py runs
- * a million cases). No Unicode data is compiled in: the fold table, the invisible characters and
- * the CJK ranges are handed over at import by claimledger/_normalize_core.py, computed from the
- * running interpreter's unicodedata and from normalize.py's own constants, so a Python upgrade
- * cannot desynchronise the two. Characters outside the Basic Multilingual Plane, and the rare
- * composition of a combining mark with its base, call back into Python.
+ * a million cases). No Unicode data is compiled in: the invisible characters and the CJK ranges
+ * are handed over by claimledger/_normalize_core.py at first use, and each code point's fold is
+ * asked of it the first time a text holds that code point (the table starts UNKNOWN: a process
+ * pays for the characters it meets, not for the 65,536 of the Basic Multilingual Plane), computed
+ * from the running interpreter's unicodedata and from normalize.py's own constants, so a Python
+ * upgrade cannot desynchronise the two. Characters outside the Basic Multilingual Plane, and the
+ * rare composition of a combining mark with its base, call back into Python.
+ *
+ * The lazy tables and threads: an entry is only ever written with the GIL held, once (UNKNOWN to
+ * its value; its data first, then the entry with release order), and read without the GIL by the
+ * passes over long texts (acquire order where its data is read too). A pass that meets an UNKNOWN
+ * entry takes the GIL, checks again and fills it. setup() starts the tables over: it must not run
+ * while another thread normalizes (claimledger calls it once per process, before any pass).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -23,28 +31,85 @@
 #define BMP 0x10000
 #define NOGIL_MIN_CHARS 4096 /* shorter texts (quotes) keep the GIL: releasing it costs more */
 #define SPECIAL 0x80000000u /* g_fold entry: the character does not fold one to one */
+#define UNKNOWN 0xC0000000u /* g_fold / g_skel entry not computed yet (its SPECIAL bit takes the slow path) */
 #define NONE 0xFFFFFFFFu    /* no character (before the start / after the end) */
 
 #define F_INVISIBLE 1
 #define F_DROPS 2 /* whitespace next to it vanishes (normalize._SPACE_DROP_RANGES) */
 #define F_FW_OPEN 4
 #define F_FW_CLOSE 8
-#define F_COMBINING 16
 #define F_SPACE 32   /* str.isspace() (computed at setup with the interpreter's own Py_UNICODE_ISSPACE) */
 #define F_TRIGGER 64 /* whitespace other than an ASCII space, or invisible: ends a plain run */
 
-static uint32_t g_fold[BMP];
-static uint8_t g_flags[BMP];
-static PyObject *g_special = NULL;      /* list: BMP code point -> folded str (specials only) */
-static uint32_t g_spec_off[BMP];        /* the same folds as UCS4 runs in g_spec_data (no Python needed) */
+#if defined(__GNUC__)
+#define LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define LOAD_ACQ(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define STORE_REL(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#else
+#define LOAD(p) (*(p))
+#define LOAD_ACQ(p) (*(volatile uint32_t *)(p))
+#define STORE_REL(p, v) (*(volatile uint32_t *)(p) = (v))
+#endif
+
+static uint32_t g_fold[BMP];            /* code point -> its fold, SPECIAL, or UNKNOWN (filled lazily) */
+static uint8_t g_flags[BMP];            /* F_* bits: set by setup(), never written afterwards */
+static uint8_t g_combining[BMP];        /* unicodedata.combining != 0, valid once g_fold[c] != UNKNOWN */
+static Py_UCS4 *g_spec_ptr[BMP];        /* SPECIAL entries: the fold as UCS4 (no Python needed) */
 static uint8_t g_spec_len[BMP];
-static Py_UCS4 *g_spec_data = NULL;
+static PyObject *g_entry_fn = NULL;     /* code point -> (fold code point or -1, special fold or None, combining) */
 static PyObject *g_fold_fn = NULL;      /* code point -> folded str (astral characters) */
 static PyObject *g_combining_fn = NULL; /* unicodedata.combining */
 static PyObject *g_nfkc_fn = NULL;      /* str -> NFKC str */
 static uint32_t *g_drop_lo = NULL, *g_drop_hi = NULL; /* drop ranges, for astral characters */
 static Py_ssize_t g_ndrop = 0;
 static int g_ready = 0;
+
+/* ---------------------------------------------------------------- the lazy fold table */
+
+/* Fill code point c's entry (the GIL is held): _normalize_core.entry(c) says how it folds. */
+static int fold_resolve(Py_UCS4 c) {
+    if (LOAD_ACQ(&g_fold[c]) != UNKNOWN) return 0; /* another thread filled it meanwhile */
+    PyObject *r = PyObject_CallFunction(g_entry_fn, "k", (unsigned long)c);
+    if (!r) return -1;
+    long code;
+    PyObject *special;
+    int comb;
+    int rc = -1;
+    if (!PyTuple_Check(r) || !PyArg_ParseTuple(r, "lOp:entry", &code, &special, &comb)) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "entry must return a tuple");
+        goto done;
+    }
+    uint32_t v;
+    if (code >= 0) {
+        if (code >= 0x110000) {
+            PyErr_SetString(PyExc_ValueError, "entry: not a code point");
+            goto done;
+        }
+        v = (uint32_t)code;
+    } else {
+        if (!PyUnicode_Check(special) || PyUnicode_GET_LENGTH(special) > 255) {
+            PyErr_SetString(PyExc_ValueError, "entry: a special character needs a fold of at most 255 characters");
+            goto done;
+        }
+        Py_ssize_t m = PyUnicode_GET_LENGTH(special);
+        /* never freed: a pass in another thread may read it (at most one per BMP code point per setup) */
+        Py_UCS4 *u = PyMem_RawMalloc((size_t)(m + 1) * sizeof(Py_UCS4));
+        if (!u) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        for (Py_ssize_t i = 0; i < m; i++) u[i] = PyUnicode_READ_CHAR(special, i);
+        g_spec_ptr[c] = u;
+        g_spec_len[c] = (uint8_t)m;
+        v = SPECIAL;
+    }
+    g_combining[c] = comb ? 1 : 0;
+    STORE_REL(&g_fold[c], v);
+    rc = 0;
+done:
+    Py_DECREF(r);
+    return rc;
+}
 
 /* ---------------------------------------------------------------- the text being read */
 
@@ -234,8 +299,20 @@ static int combining_py(Py_UCS4 c) {
     return v != 0;
 }
 
+/* g_fold[c] (c in the BMP) is known: filled now if it was UNKNOWN (taking the GIL for it) */
+static int fold_known(B *b, Py_UCS4 c) {
+    if (LOAD_ACQ(&g_fold[c]) != UNKNOWN) return 0;
+    gil_on(b);
+    int rc = fold_resolve(c);
+    gil_off(b);
+    return rc;
+}
+
 static int combining(B *b, Py_UCS4 c) {
-    if (c < BMP) return (g_flags[c] & F_COMBINING) != 0;
+    if (c < BMP) {
+        if (fold_known(b, c) < 0) return -1;
+        return g_combining[c];
+    }
     gil_on(b);
     int v = combining_py(c);
     gil_off(b);
@@ -338,31 +415,24 @@ static int b_add(B *b, const Py_UCS4 *out, Py_ssize_t m, Py_ssize_t ostart, Py_s
  * (never to a combining mark, so the composition branch cannot apply) */
 static int b_add_span(B *b, const Text *t, Py_ssize_t a, Py_ssize_t e) {
     if (a >= e) return 0;
-    if (g_fold[tch(t, a)] == ' ' && (b->len == 0 || b_get(b, b->len - 1) == ' ')) {
+    if (LOAD(&g_fold[tch(t, a)]) == ' ' && (b->len == 0 || b_get(b, b->len - 1) == ' ')) {
         a += 1;
         if (a == e) return 0;
     }
     if (b_segment(b, a, e, 1) < 0) return -1;
     if (b_reserve(b, e - a) < 0) return -1;
     for (Py_ssize_t k = a; k < e; k++)
-        if (b_put(b, g_fold[tch(t, k)]) < 0) return -1;
+        if (b_put(b, LOAD(&g_fold[tch(t, k)])) < 0) return -1;
     return 0;
 }
 
 /* ---------------------------------------------------------------- the passes */
 
-static inline int is_special(Py_UCS4 c) { return c >= BMP || (g_fold[c] & SPECIAL); }
+/* true for UNKNOWN entries too: the slow path fills them */
+static inline int is_special(Py_UCS4 c) { return c >= BMP || (LOAD(&g_fold[c]) & SPECIAL); }
 
+/* an astral character's fold, asked of Python (the GIL is held) */
 static PyObject *fold_str(Py_UCS4 c) {
-    if (c < BMP) {
-        PyObject *s = PyList_GET_ITEM(g_special, c);
-        if (!PyUnicode_Check(s)) {
-            PyErr_SetString(PyExc_RuntimeError, "fold table has no entry for a special character");
-            return NULL;
-        }
-        Py_INCREF(s);
-        return s;
-    }
     PyObject *cp = PyLong_FromUnsignedLong(c);
     if (!cp) return NULL;
     PyObject *s = PyObject_CallOneArg(g_fold_fn, cp);
@@ -381,10 +451,14 @@ static int emit_piece(B *b, const Text *t, Py_ssize_t a, Py_ssize_t e) {
     for (Py_ssize_t k = a; k < e; k++) {
         Py_UCS4 c = tch(t, k);
         if (!is_special(c)) continue;
+        if (c < BMP) {
+            if (fold_known(b, c) < 0) return -1;
+            if (!(LOAD(&g_fold[c]) & SPECIAL)) continue; /* it was UNKNOWN and folds one to one */
+        }
         if (b_add_span(b, t, seg, k) < 0) return -1;
         int r;
         if (c < BMP) {
-            r = b_add(b, g_spec_data + g_spec_off[c], g_spec_len[c], k, k + 1, g_spec_len[c] == 1);
+            r = b_add(b, g_spec_ptr[c], g_spec_len[c], k, k + 1, g_spec_len[c] == 1);
         } else {
             gil_on(b);
             PyObject *s = fold_str(c);
@@ -607,78 +681,56 @@ static PyObject *py_normalize(PyObject *self, PyObject *args) {
     return Py_BuildValue("(NNNNN)", out, ns, os, oe, lin);
 }
 
-static PyObject *py_setup(PyObject *self, PyObject *args) {
-    Py_buffer fold, flags;
-    PyObject *special, *fold_fn, *combining_fn, *nfkc_fn, *ranges;
-    if (!PyArg_ParseTuple(args, "y*y*O!OOOO:setup", &fold, &flags, &PyList_Type, &special, &fold_fn,
-                          &combining_fn, &nfkc_fn, &ranges))
-        return NULL;
-    PyObject *result = NULL;
-    PyObject *seq = NULL;
-    if (fold.len != (Py_ssize_t)sizeof(g_fold) || flags.len != (Py_ssize_t)sizeof(g_flags) ||
-        PyList_GET_SIZE(special) != BMP) {
-        PyErr_SetString(PyExc_ValueError, "setup: tables must cover the Basic Multilingual Plane");
-        goto done;
+/* set flag bit `f` on every character of str `s` (each in the BMP) */
+static int flag_chars(PyObject *s, uint8_t f, const char *what) {
+    Py_ssize_t m = PyUnicode_GET_LENGTH(s);
+    for (Py_ssize_t i = 0; i < m; i++) {
+        Py_UCS4 c = PyUnicode_READ_CHAR(s, i);
+        if (c >= BMP) {
+            PyErr_Format(PyExc_ValueError, "setup: a character of %s is outside the BMP", what);
+            return -1;
+        }
+        g_flags[c] |= f;
     }
-    seq = PySequence_Fast(ranges, "setup: ranges must be a sequence of (lo, hi)");
-    if (!seq) goto done;
+    return 0;
+}
+
+static PyObject *py_setup(PyObject *self, PyObject *args) {
+    PyObject *entry_fn, *fold_fn, *combining_fn, *nfkc_fn, *invisible, *fw_open, *fw_close, *ranges;
+    if (!PyArg_ParseTuple(args, "OOOOUUUO:setup", &entry_fn, &fold_fn, &combining_fn, &nfkc_fn, &invisible, &fw_open,
+                          &fw_close, &ranges))
+        return NULL;
+    g_ready = 0;
+    PyObject *seq = PySequence_Fast(ranges, "setup: ranges must be a sequence of (lo, hi)");
+    if (!seq) return NULL;
     Py_ssize_t nr = PySequence_Fast_GET_SIZE(seq);
     uint32_t *lo = PyMem_Malloc((size_t)(nr + 1) * sizeof(uint32_t));
     uint32_t *hi = PyMem_Malloc((size_t)(nr + 1) * sizeof(uint32_t));
     if (!lo || !hi) {
-        PyMem_Free(lo);
-        PyMem_Free(hi);
         PyErr_NoMemory();
-        goto done;
+        goto fail;
     }
     for (Py_ssize_t k = 0; k < nr; k++) {
         unsigned long a, z;
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, k), "kk", &a, &z)) {
-            PyMem_Free(lo);
-            PyMem_Free(hi);
-            goto done;
-        }
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, k), "kk", &a, &z)) goto fail;
         lo[k] = (uint32_t)a;
         hi[k] = (uint32_t)z;
     }
-    /* the special folds as UCS4 runs (read without the GIL); a buffer of an earlier setup is
-     * never freed: a pass running without the GIL in another thread may still read it */
-    Py_ssize_t total = 0;
-    for (Py_ssize_t c = 0; c < BMP; c++) {
-        PyObject *f = PyList_GET_ITEM(special, c);
-        if (PyUnicode_Check(f)) {
-            if (PyUnicode_GET_LENGTH(f) > 255) {
-                PyErr_SetString(PyExc_ValueError, "setup: a fold longer than 255 characters");
-                PyMem_Free(lo);
-                PyMem_Free(hi);
-                goto done;
-            }
-            total += PyUnicode_GET_LENGTH(f);
-        }
-    }
-    Py_UCS4 *data = PyMem_RawMalloc((size_t)(total + 1) * sizeof(Py_UCS4));
-    if (!data) {
-        PyMem_Free(lo);
-        PyMem_Free(hi);
-        PyErr_NoMemory();
-        goto done;
-    }
-    Py_ssize_t at = 0;
-    for (Py_ssize_t c = 0; c < BMP; c++) {
-        PyObject *f = PyList_GET_ITEM(special, c);
-        g_spec_off[c] = (uint32_t)at;
-        g_spec_len[c] = 0;
-        if (PyUnicode_Check(f)) {
-            Py_ssize_t m = PyUnicode_GET_LENGTH(f);
-            for (Py_ssize_t i = 0; i < m; i++) data[at++] = PyUnicode_READ_CHAR(f, i);
-            g_spec_len[c] = (uint8_t)m;
-        }
-    }
-    g_spec_data = data;
-    memcpy(g_fold, fold.buf, sizeof(g_fold));
-    memcpy(g_flags, flags.buf, sizeof(g_flags));
+    /* the tables start over: every fold UNKNOWN (an earlier setup's special folds are never freed:
+     * a pass running without the GIL in another thread may still read them) */
     for (Py_UCS4 c = 0; c < BMP; c++) {
-        g_flags[c] &= (uint8_t)~(F_SPACE | F_TRIGGER);
+        g_fold[c] = UNKNOWN;
+        g_flags[c] = 0;
+        g_combining[c] = 0;
+        g_spec_ptr[c] = NULL;
+        g_spec_len[c] = 0;
+    }
+    if (flag_chars(invisible, F_INVISIBLE, "invisible") < 0 || flag_chars(fw_open, F_FW_OPEN, "fw_open") < 0 ||
+        flag_chars(fw_close, F_FW_CLOSE, "fw_close") < 0)
+        goto fail;
+    for (Py_ssize_t k = 0; k < nr; k++)
+        for (uint32_t c = lo[k]; c <= hi[k] && c < BMP; c++) g_flags[c] |= F_DROPS;
+    for (Py_UCS4 c = 0; c < BMP; c++) {
         if (Py_UNICODE_ISSPACE(c)) g_flags[c] |= F_SPACE;
         if ((c != ' ' && Py_UNICODE_ISSPACE(c)) || (g_flags[c] & F_INVISIBLE)) g_flags[c] |= F_TRIGGER;
     }
@@ -687,38 +739,73 @@ static PyObject *py_setup(PyObject *self, PyObject *args) {
     g_drop_lo = lo;
     g_drop_hi = hi;
     g_ndrop = nr;
-    Py_INCREF(special);
-    Py_XSETREF(g_special, special);
+    lo = hi = NULL;
+    Py_INCREF(entry_fn);
+    Py_XSETREF(g_entry_fn, entry_fn);
     Py_INCREF(fold_fn);
     Py_XSETREF(g_fold_fn, fold_fn);
     Py_INCREF(combining_fn);
     Py_XSETREF(g_combining_fn, combining_fn);
     Py_INCREF(nfkc_fn);
     Py_XSETREF(g_nfkc_fn, nfkc_fn);
+    /* ASCII is read without a check for UNKNOWN (emit_run's ASCII runs): filled now */
+    for (Py_UCS4 c = 0; c < 0x80; c++)
+        if (fold_resolve(c) < 0) goto fail;
+    Py_DECREF(seq);
     g_ready = 1;
-    result = Py_NewRef(Py_None);
-done:
-    Py_XDECREF(seq);
-    PyBuffer_Release(&fold);
-    PyBuffer_Release(&flags);
-    return result;
+    Py_RETURN_NONE;
+fail:
+    Py_DECREF(seq);
+    PyMem_Free(lo);
+    PyMem_Free(hi);
+    return NULL;
 }
 
 /* ---------------------------------------------------------------- the skeleton (claimledger/skeleton.py)
  *
  * skeleton(text): per character the letters and digits of the NFKD of its fold, from a table
- * skeleton.py computes (0: none; one character; SPECIAL: the string in g_skel_special); astral
- * characters call back into Python. window_hits(skel, width, hashes): which hashes some window of
- * `width` characters has one of the sorted 64-bit rolling hashes (skeleton.window_hash). */
+ * filled lazily like the fold table (UNKNOWN until a text holds the character; then 0: none, one
+ * character, or SPECIAL: the string in g_skel_ptr), each entry asked of skeleton.py once; astral
+ * characters call back into Python every time. window_hits(skel, width, hashes): which hashes some
+ * window of `width` characters has one of the sorted 64-bit rolling hashes (skeleton.window_hash). */
 
 static uint32_t g_skel[BMP];
-static PyObject *g_skel_special = NULL; /* list: BMP code point -> str (SPECIAL entries) */
-static PyObject *g_skel_fn = NULL;      /* code point -> str (astral characters) */
-static uint32_t g_skel_off[BMP];        /* SPECIAL entries as UCS4 runs in g_skel_data (read without the GIL) */
+static PyObject *g_skel_fn = NULL; /* code point -> its skeleton (str) */
+static Py_UCS4 *g_skel_ptr[BMP];   /* SPECIAL entries as UCS4 (read without the GIL; never freed) */
 static uint8_t g_skel_len[BMP];
-static Py_UCS4 *g_skel_data = NULL;
 static int g_skel_ready = 0;
 #define SKEL_BASE 1000003ull
+
+/* Fill a BMP code point's skeleton entry (the GIL is held). */
+static int skel_resolve(Py_UCS4 c) {
+    if (LOAD_ACQ(&g_skel[c]) != UNKNOWN) return 0; /* another thread filled it meanwhile */
+    PyObject *s = PyObject_CallFunction(g_skel_fn, "k", (unsigned long)c);
+    if (!s) return -1;
+    if (!PyUnicode_Check(s) || PyUnicode_GET_LENGTH(s) > 255) {
+        Py_DECREF(s);
+        PyErr_SetString(PyExc_TypeError, "skeleton: a character's skeleton must be a str of at most 255 characters");
+        return -1;
+    }
+    Py_ssize_t m = PyUnicode_GET_LENGTH(s);
+    uint32_t v = 0;
+    if (m == 1) {
+        v = PyUnicode_READ_CHAR(s, 0);
+    } else if (m > 1) {
+        Py_UCS4 *u = PyMem_RawMalloc((size_t)m * sizeof(Py_UCS4));
+        if (!u) {
+            Py_DECREF(s);
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < m; i++) u[i] = PyUnicode_READ_CHAR(s, i);
+        g_skel_ptr[c] = u;
+        g_skel_len[c] = (uint8_t)m;
+        v = SPECIAL;
+    }
+    Py_DECREF(s);
+    STORE_REL(&g_skel[c], v);
+    return 0;
+}
 
 static int skel_put(B *b, const Py_UCS4 *u, Py_ssize_t m, Py_ssize_t remaining) {
     /* room for this expansion and one character for every input character still to come */
@@ -759,7 +846,7 @@ static inline int skeleton_run(B *b, const Text *t) {
             Py_ssize_t len = b->len;
             for (; i < n; i++) {
                 Py_UCS4 c = raw(t, i);
-                uint32_t v = c < BMP ? g_skel[c] : SPECIAL;
+                uint32_t v = c < BMP ? LOAD(&g_skel[c]) : SPECIAL;
                 if (v > 0xFF) break;
                 o[len] = (uint8_t)v;
                 len += v != 0;
@@ -769,13 +856,20 @@ static inline int skeleton_run(B *b, const Text *t) {
         }
         Py_UCS4 c = raw(t, i);
         if (c < BMP) {
-            uint32_t v = g_skel[c];
+            uint32_t v = LOAD_ACQ(&g_skel[c]);
+            if (v == UNKNOWN) {
+                gil_on(b);
+                int rc = skel_resolve(c);
+                gil_off(b);
+                if (rc < 0) return -1;
+                v = LOAD_ACQ(&g_skel[c]);
+            }
             if (v == 0) continue;
             if (!(v & SPECIAL)) {
                 if (b_put(b, v) < 0) return -1;
                 continue;
             }
-            if (skel_put(b, g_skel_data + g_skel_off[c], g_skel_len[c], n - i) < 0) return -1;
+            if (skel_put(b, g_skel_ptr[c], g_skel_len[c], n - i) < 0) return -1;
         } else if (skel_astral(b, c, n - i) < 0) {
             return -1;
         }
@@ -898,48 +992,18 @@ static PyObject *py_window_hits(PyObject *self, PyObject *args) {
 }
 
 static PyObject *py_skeleton_setup(PyObject *self, PyObject *args) {
-    Py_buffer table;
-    PyObject *special, *fn;
-    if (!PyArg_ParseTuple(args, "y*O!O:skeleton_setup", &table, &PyList_Type, &special, &fn)) return NULL;
-    if (table.len != (Py_ssize_t)sizeof(g_skel) || PyList_GET_SIZE(special) != BMP) {
-        PyBuffer_Release(&table);
-        PyErr_SetString(PyExc_ValueError, "skeleton_setup: tables must cover the Basic Multilingual Plane");
+    PyObject *fn;
+    if (!PyArg_ParseTuple(args, "O:skeleton_setup", &fn)) return NULL;
+    if (!PyCallable_Check(fn)) {
+        PyErr_SetString(PyExc_TypeError, "skeleton_setup: the skeleton function must be callable");
         return NULL;
     }
-    Py_ssize_t total = 0;
-    for (Py_ssize_t c = 0; c < BMP; c++) {
-        uint32_t v = ((const uint32_t *)table.buf)[c];
-        PyObject *f = PyList_GET_ITEM(special, c);
-        if ((v & SPECIAL) && (!PyUnicode_Check(f) || PyUnicode_GET_LENGTH(f) > 255)) {
-            PyBuffer_Release(&table);
-            PyErr_SetString(PyExc_ValueError, "skeleton_setup: a SPECIAL entry has no short string");
-            return NULL;
-        }
-        if (v & SPECIAL) total += PyUnicode_GET_LENGTH(f);
-    }
-    /* a buffer of an earlier setup is never freed: another thread may still read it */
-    Py_UCS4 *data = PyMem_RawMalloc((size_t)(total + 1) * sizeof(Py_UCS4));
-    if (!data) {
-        PyBuffer_Release(&table);
-        return PyErr_NoMemory();
-    }
-    Py_ssize_t at = 0;
-    for (Py_ssize_t c = 0; c < BMP; c++) {
-        uint32_t v = ((const uint32_t *)table.buf)[c];
-        g_skel_off[c] = (uint32_t)at;
+    /* the table starts over (an earlier setup's strings are never freed: another thread may read them) */
+    for (Py_UCS4 c = 0; c < BMP; c++) {
+        g_skel[c] = UNKNOWN;
+        g_skel_ptr[c] = NULL;
         g_skel_len[c] = 0;
-        if (v & SPECIAL) {
-            PyObject *f = PyList_GET_ITEM(special, c);
-            Py_ssize_t m = PyUnicode_GET_LENGTH(f);
-            for (Py_ssize_t i = 0; i < m; i++) data[at++] = PyUnicode_READ_CHAR(f, i);
-            g_skel_len[c] = (uint8_t)m;
-        }
     }
-    g_skel_data = data;
-    memcpy(g_skel, table.buf, sizeof(g_skel));
-    PyBuffer_Release(&table);
-    Py_INCREF(special);
-    Py_XSETREF(g_skel_special, special);
     Py_INCREF(fn);
     Py_XSETREF(g_skel_fn, fn);
     g_skel_ready = 1;
@@ -948,12 +1012,15 @@ static PyObject *py_skeleton_setup(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"setup", py_setup, METH_VARARGS,
-     "setup(fold, flags, special, fold_fn, combining_fn, nfkc_fn, drop_ranges): hand over the tables."},
+     "setup(entry_fn, fold_fn, combining_fn, nfkc_fn, invisible, fw_open, fw_close, drop_ranges): hand over\n"
+     "the definitions; entry_fn(cp) -> (fold code point or -1, special fold or None, combining) fills\n"
+     "the fold table lazily, once per BMP code point a text holds."},
     {"normalize", py_normalize, METH_VARARGS,
      "normalize(text, keep_break_hyphens=False) -> (text, ns, os, oe, linear): the segment map as\n"
      "native int64 bytes and a bytearray."},
     {"skeleton_setup", py_skeleton_setup, METH_VARARGS,
-     "skeleton_setup(table, special, astral_fn): hand over claimledger.skeleton's tables."},
+     "skeleton_setup(fn): fn(cp) -> str, claimledger.skeleton's skeleton of one raw character (asked\n"
+     "once per BMP code point a text holds, every time for the others)."},
     {"skeleton", py_skeleton, METH_VARARGS, "skeleton(text) -> str: claimledger.skeleton.of_raw."},
     {"window_hits", py_window_hits, METH_VARARGS,
      "window_hits(skel, width, hashes) -> bytes: per sorted uint64 rolling hash (claimledger.skeleton.\n"

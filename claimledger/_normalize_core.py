@@ -3,9 +3,10 @@
 The compiled extension is optional: ``pip install`` builds it when a C compiler and the Python
 headers are there and installs without it otherwise. ``CLAIMLEDGER_PURE_PYTHON=1`` forces the
 pure-Python path. The pure-Python normalizer (:func:`claimledger.normalize.normalize_py`) is the
-oracle: the C code is a port of it, and every table it reads is computed here, at first use, from
-the running interpreter's ``unicodedata`` and from the definitions normalize.py hands over
-(:class:`Definitions`), so the two cannot drift apart with a Python upgrade.
+oracle: the C code is a port of it, and every table entry it reads is computed here (:func:`entry`, once
+per code point, the first time a text holds it) from the running interpreter's ``unicodedata``
+and from the definitions normalize.py hands over (:class:`Definitions`), so the two cannot drift
+apart with a Python upgrade.
 ``claimledger --version`` names the active core. It imports nothing of claimledger but the exceptions.
 """
 
@@ -21,9 +22,6 @@ from types import ModuleType
 from typing import NamedTuple
 
 from claimledger._exceptions import ClaimledgerError
-
-_SPECIAL = 0x80000000
-_F_INVISIBLE, _F_DROPS, _F_FW_OPEN, _F_FW_CLOSE, _F_COMBINING = 1, 2, 4, 8, 16
 
 
 class Definitions(NamedTuple):
@@ -58,8 +56,9 @@ _ready: set[int] = set()
 def active(defs: Definitions) -> bool:
     """True when :func:`claimledger.normalize.normalize` runs the compiled core.
 
-    The first call hands the tables over (about 0.2 s); when that fails (an extension left from
-    another version of the source), the pure-Python path runs and :data:`CORE` says why.
+    The first call hands the definitions over (the tables are filled lazily, one code point at a
+    time, as texts hold them); when that fails (an extension left from another version of the
+    source), the pure-Python path runs and :data:`CORE` says why.
     """
     global _EXT, CORE
     if _EXT is not None and id(_EXT) not in _ready:
@@ -70,50 +69,37 @@ def active(defs: Definitions) -> bool:
     return _EXT is not None
 
 
-def tables(defs: Definitions) -> tuple[bytes, bytes, list[str | None]]:
-    """The Basic Multilingual Plane tables the C core reads.
-
-    ``fold``: per code point the one character it folds to, or the SPECIAL bit when it does not
-    fold one to one (an expansion, a combining mark, or a character folding to one): exactly the
-    characters normalize.py's ``_special_chars`` treats one by one; ``special`` holds their folds.
+def entry(defs: Definitions, cp: int) -> tuple[int, str | None, bool]:
+    """How the C core folds the Basic Multilingual Plane code point ``cp``: ``(code point, None,
+    combining)`` when it folds to one character, ``(-1, fold, combining)`` when it does not fold
+    one to one (an expansion, a combining mark, or a character folding to one): exactly the
+    characters normalize.py's ``_special_chars`` treats one by one. The C core asks once per code
+    point, the first time a text holds it (``_cnormalize.c`` fold_resolve).
     """
-    fold = array("I", bytes(4 * 0x10000))
-    flags = bytearray(0x10000)
-    special: list[str | None] = [None] * 0x10000
-    combining = unicodedata.combining
-    for cp in range(0x10000):
-        ch = chr(cp)
-        out = defs.fold(cp)
-        if combining(ch):
-            flags[cp] |= _F_COMBINING
-        if cp < 0x80:
-            if out != ch.lower():  # the ASCII path lowercases; the C core folds with the table
-                raise ClaimledgerError(f"fold of U+{cp:04X} is not its lower case")
-            fold[cp] = ord(out)
-        elif 0xD800 <= cp <= 0xDFFF or not (combining(ch) or len(out) != 1 or combining(out)):
-            if len(out) != 1:
-                raise ClaimledgerError(f"fold of U+{cp:04X} is not one character")
-            fold[cp] = ord(out)
-        else:
-            fold[cp] = _SPECIAL
-            special[cp] = out
-    for ch in defs.invisible:
-        flags[ord(ch)] |= _F_INVISIBLE
-    for lo, hi in defs.drop_ranges:
-        for cp in range(lo, min(hi, 0xFFFF) + 1):
-            flags[cp] |= _F_DROPS
-    for ch in defs.fw_open:
-        flags[ord(ch)] |= _F_FW_OPEN
-    for ch in defs.fw_close:
-        flags[ord(ch)] |= _F_FW_CLOSE
-    return fold.tobytes(), bytes(flags), special
+    ch = chr(cp)
+    out = defs.fold(cp)
+    comb = bool(unicodedata.combining(ch))
+    if cp < 0x80:
+        if out != ch.lower():  # the ASCII path lowercases; the C core folds with the table
+            raise ClaimledgerError(f"fold of U+{cp:04X} is not its lower case")
+        return ord(out), None, comb
+    if 0xD800 <= cp <= 0xDFFF or not (comb or len(out) != 1 or unicodedata.combining(out)):
+        if len(out) != 1:
+            raise ClaimledgerError(f"fold of U+{cp:04X} is not one character")
+        return ord(out), None, comb
+    return -1, out, comb
 
 
 def setup(ext: ModuleType, defs: Definitions) -> None:
-    """Hand the tables to the extension (once per process)."""
-    fold, flags, special = tables(defs)
+    """Hand the definitions to the extension (once per process; about a millisecond: the fold of
+    each code point is computed when a text first holds it, by :func:`entry`)."""
+    if any(ord(ch) > 0xFFFF for ch in (*defs.invisible, *defs.fw_open, *defs.fw_close)):
+        raise ClaimledgerError("the C core's character flags cover the Basic Multilingual Plane only")
     nfkc: Callable[[str], str] = functools.partial(unicodedata.normalize, "NFKC")
-    ext.setup(fold, flags, special, defs.fold, unicodedata.combining, nfkc, list(defs.drop_ranges))
+    ext.setup(
+        functools.partial(entry, defs), defs.fold, unicodedata.combining, nfkc, defs.invisible,
+        "".join(sorted(defs.fw_open)), "".join(sorted(defs.fw_close)), list(defs.drop_ranges),
+    )  # fmt: skip
     _ready.add(id(ext))
 
 

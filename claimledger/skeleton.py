@@ -24,8 +24,8 @@ normalized at all. The test is only ever "cannot occur" or "maybe": a maybe load
 before. scripts/fuzz_skeleton.py checks the invariant on a million generated texts;
 tests/test_skeleton.py on thousands, both cores.
 
-The compiled core (claimledger/_cnormalize.c) computes ``of_raw`` from the table this module
-builds and looks for many quotes' anchor windows in one pass (a rolling hash); the pure-Python
+The compiled core (claimledger/_cnormalize.c) computes ``of_raw`` from a table it fills with
+:func:`raw_of_char` (once per code point, the first time a text holds it) and looks for many quotes' anchor windows in one pass (a rolling hash); the pure-Python
 path gives identical answers (``CLAIMLEDGER_PURE_PYTHON=1``).
 """
 
@@ -43,7 +43,6 @@ from claimledger.normalize import _CORE_DEFINITIONS, _FOLD, INVISIBLE
 WINDOW = 16  # skeleton characters hashed per anchor (shorter skeletons are searched directly)
 _BASE = 1_000_003  # the rolling hash's multiplier (mod 2**64); the C core uses the same
 _MASK = (1 << 64) - 1
-_SPECIAL = 0x80000000
 
 
 def _kept(x: str) -> bool:
@@ -93,43 +92,35 @@ def raw_of_char(cp: int) -> str:
     return _OF_RAW[cp] or ""
 
 
-def tables() -> tuple[bytes, list[str | None]]:
-    """The BMP table the C core reads: per code point 0 (no skeleton), the one character of its
-    skeleton, or the SPECIAL bit with the string in the second list."""
-    table = array("I", bytes(4 * 0x10000))
-    special: list[str | None] = [None] * 0x10000
-    for cp in range(0x10000):
-        out = _of_raw_char(cp)
-        if len(out) == 1:
-            table[cp] = ord(out)
-        elif out:
-            table[cp] = _SPECIAL
-            special[cp] = out
-    # what the normalizer deletes must have no skeleton, or the invariant would not hold
-    for ch in INVISIBLE:
-        if _of_raw_char(ord(ch)):
-            raise ClaimledgerError(f"invisible U+{ord(ch):04X} has a skeleton")
-    return table.tobytes(), special
-
-
 _ready: set[int] = set()
+_failed: set[int] = set()
 
 
 def _ext() -> ModuleType | None:
-    """The compiled core when it is active and has the skeleton functions (else pure Python)."""
+    """The compiled core when it is active and has the skeleton functions (else pure Python: also
+    when its skeleton setup fails, as for an extension left from another version of the source)."""
     if not _core.active(_CORE_DEFINITIONS):
         return None
     ext = _core._EXT
-    if ext is None or not hasattr(ext, "skeleton"):
+    if ext is None or not hasattr(ext, "skeleton") or id(ext) in _failed:
         return None
     if id(ext) not in _ready:
-        setup(ext)
+        try:
+            setup(ext)
+        except Exception:
+            _failed.add(id(ext))
+            return None
     return ext
 
 
 def setup(ext: ModuleType) -> None:
-    table, special = tables()
-    ext.skeleton_setup(table, special, raw_of_char)
+    """Hand :func:`raw_of_char` to the C core: it asks once per BMP code point, the first time a
+    text holds it, and every time for the others."""
+    # what the normalizer deletes must have no skeleton, or the invariant would not hold
+    for ch in INVISIBLE:
+        if _of_raw_char(ord(ch)):
+            raise ClaimledgerError(f"invisible U+{ord(ch):04X} has a skeleton")
+    ext.skeleton_setup(raw_of_char)
     _ready.add(id(ext))
 
 

@@ -202,3 +202,91 @@ def test_offsets_map_back_the_same_way(ext: ModuleType, real_documents: list[str
         want, got = normalize_py(text), normalize_c(text, ext=ext)
         spans = [(i, i + 7) for i in range(0, len(want.text), max(1, len(want.text) // 50))]
         assert [want.to_original(*s) for s in spans] == [got.to_original(*s) for s in spans]
+
+
+# ---------------------------------------------------------------- the lazily filled tables
+# The C core's fold table starts UNKNOWN and asks _normalize_core.entry once per code point, the
+# first time a text holds it (the skeleton's table likewise asks skeleton.raw_of_char).
+
+
+def _restart(ext: ModuleType) -> None:
+    """Start the C core's tables over, as a fresh process has them (no other thread normalizes)."""
+    _normalize_core.setup(ext, _CORE_DEFINITIONS)
+
+
+def test_a_fresh_table_asks_only_for_the_code_points_a_text_holds(ext: ModuleType) -> None:
+    asked: list[int] = []
+
+    def fold(cp: int) -> str:
+        asked.append(cp)
+        return nmod._FOLD[cp]
+
+    counting = _CORE_DEFINITIONS._replace(fold=fold)
+    try:
+        _normalize_core.setup(ext, counting)
+        assert sorted(asked) == list(range(0x80))  # ASCII at setup: its runs are read without a check
+        asked.clear()
+        text = "The ﬁnal “report” said 調査 grew 30 ％ in Zürich; é\u0301."
+        assert key(normalize_c(text, ext=ext)) == key(normalize_py(text))
+        # each new BMP code point once (the fold's own characters, ASCII here, are known already)
+        assert sorted(asked) == sorted({ord(c) for c in text if ord(c) >= 0x80})
+        asked.clear()
+        assert key(normalize_c(text * 500, ext=ext)) == key(normalize_py(text * 500))  # long: without the GIL
+        assert asked == []
+    finally:
+        _restart(ext)
+
+
+def test_fresh_tables_filled_by_threads_at_once_give_the_oracle_s_output(ext: ModuleType) -> None:
+    """Long texts are normalized without the GIL: threads meeting the same unknown code points at
+    once each take the GIL to fill them; every result is still the pure-Python one."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from claimledger import skeleton
+
+    rng = random.Random(20261201)
+    pool = [chr(c) for c in range(0x80, 0x10000) if not 0xD800 <= c <= 0xDFFF]
+    texts = []
+    for _ in range(8):
+        rare = rng.sample(pool, 400)
+        words = ["".join(rng.choice(rare) for _ in range(rng.randrange(1, 6))) for _ in range(1200)]
+        texts.append(" ".join(rng.choice(("a", "the", w, w + "-\n")) for w in words))
+    assert all(len(t) >= 4096 for t in texts)
+    want = [key(normalize_py(t)) for t in texts]
+    want_skel = [skeleton.of_raw_py(t) for t in texts]
+    for _ in range(3):
+        _restart(ext)
+        skeleton.setup(ext)
+        with ThreadPoolExecutor(4) as pool_:
+            got = list(pool_.map(lambda t: key(normalize_c(t, ext=ext)), texts))
+            got_skel = list(pool_.map(lambda t: skeleton.of_raw(t, ext=ext), texts))
+        assert got == want
+        assert got_skel == want_skel
+    _restart(ext)
+
+
+@pytest.mark.parametrize("length", [40, 10_000])  # with the GIL and without it
+def test_a_failing_fold_is_an_error_never_a_wrong_text(ext: ModuleType, length: int) -> None:
+    def fold(cp: int) -> str:
+        if cp == 0x00E9:
+            raise ValueError("no fold for é")
+        return nmod._FOLD[cp]
+
+    text = ("x" * length) + " café"
+    try:
+        _normalize_core.setup(ext, _CORE_DEFINITIONS._replace(fold=fold))
+        with pytest.raises(ValueError, match="no fold for é"):
+            normalize_c(text, ext=ext)
+        with pytest.raises(ValueError, match="no fold for é"):  # the entry stays unknown: asked again
+            normalize_c(text, ext=ext)
+    finally:
+        _restart(ext)
+    assert key(normalize_c(text, ext=ext)) == key(normalize_py(text))
+
+
+def test_a_definition_outside_the_bmp_is_refused_at_setup(ext: ModuleType) -> None:
+    try:
+        with pytest.raises(Exception, match="Basic Multilingual Plane"):
+            _normalize_core.setup(ext, _CORE_DEFINITIONS._replace(invisible=nmod.INVISIBLE + "\U000e0001"))
+    finally:
+        _restart(ext)
