@@ -68,7 +68,7 @@ def main() -> None:
     try:
         if not args.skip_e2e:
             # the PDFs and the ledger, exactly as scripts/bench.py builds them (its own cold/warm pair runs once)
-            bench.bench_end_to_end(work, args.pdfs, args.claims)
+            bench.bench_end_to_end(work, args.pdfs, args.claims, rounds=1)
             exe = str(Path(bench.PY).parent / "claimledger")
             for _ in range(args.rounds):
                 for name, env in envs.items():
