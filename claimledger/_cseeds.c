@@ -6,6 +6,14 @@
  * seed counted until its cap) records, which stays the fallback and the test oracle
  * (tests/test_near_miss_index.py compares the two on every CI run).
  *
+ * prepare(seeds, k=8) -> an opaque table; first_starts(table, text) -> dict: {i: first start of
+ * seeds[i]} for the seeds that occur (the verbatim scan of every quote in every source,
+ * claimledger.checks.quote_scan.PatternSet): the same pass with cap 1, the table built once for all
+ * texts (100,000 seeds take ~20 ms to table), no list for every seed, and windows of k code points
+ * (seeds at least k long): with 100,000 quotes most 8-character windows of a text begin some quote
+ * (quotes start at words), 16-character ones rarely do. The table holds the seeds (a tuple) and is
+ * only read by a pass, so passes may run in several threads at once.
+ *
  * One pass over the text: a rolling hash of the 8 code points starting at each position is tested
  * against a bitmap of the seeds' hashes, then looked up in a small open-addressing table of the
  * seeds' first 8 code points; a hit is confirmed by comparing the seed's code points with the text. Text and seeds may be of any string kind. The
@@ -15,7 +23,8 @@
 #include <Python.h>
 #include <stdint.h>
 
-#define K 8
+#define K 8      /* the window of first_hits, and the shortest of first_starts */
+#define MAX_K 64 /* the longest window of first_starts */
 #define BASE 0x100000001B3ull /* any odd multiplier; equal windows always hash equal */
 
 typedef struct {
@@ -29,9 +38,9 @@ typedef struct {
     Py_ssize_t head; /* first seed with this hash (chained by next[]); -1: empty slot */
 } Slot;
 
-static inline uint64_t window_hash(const Str *s, Py_ssize_t at) {
+static inline uint64_t window_hash(const Str *s, Py_ssize_t at, int k) {
     uint64_t h = 0;
-    for (int j = 0; j < K; j++) h = h * BASE + (uint64_t)PyUnicode_READ(s->kind, s->data, at + j);
+    for (int j = 0; j < k; j++) h = h * BASE + (uint64_t)PyUnicode_READ(s->kind, s->data, at + j);
     return h;
 }
 
@@ -52,7 +61,7 @@ static int record(Py_ssize_t **pos, Py_ssize_t *found, Py_ssize_t *room, Py_ssiz
     return 1;
 }
 
-#define FILTER_BITS 16 /* a bitmap of 2^16 bits (8 KB, in L1) rejects most windows before the table */
+#define FILTER_BITS 20 /* a bitmap of 2^16 bits (8 KB, in L1) rejects most windows before the table */
 /* the bit is taken from the hash multiplied by a 64-bit odd constant (Fibonacci hashing): the top bits
    of the polynomial hash alone are poorly mixed, and with 10,000 seeds most windows passed the filter */
 
@@ -66,6 +75,7 @@ typedef struct {
     Py_ssize_t *found;
     Py_ssize_t *room;
     Py_ssize_t cap;
+    int k; /* the window length: every seed is at least this long */
 } Scan;
 
 static inline size_t filter_bit(uint64_t h) { return (size_t)((h * 0x9E3779B97F4A7C15ull) >> (64 - FILTER_BITS)); }
@@ -96,15 +106,16 @@ static int probe(const Scan *sc, const Str *text, Py_ssize_t at, uint64_t h) {
     static int NAME(const Scan *sc, const Str *text) {                                              \
         const T *d = (const T *)text->data;                                                         \
         Py_ssize_t n = text->n;                                                                     \
+        const int k = sc->k;                                                                        \
         uint64_t top = 1, h = 0;                                                                    \
-        for (int j = 1; j < K; j++) top *= BASE;                                                    \
-        for (int j = 0; j < K; j++) h = h * BASE + d[j];                                            \
+        for (int j = 1; j < k; j++) top *= BASE;                                                    \
+        for (int j = 0; j < k; j++) h = h * BASE + d[j];                                            \
         for (Py_ssize_t at = 0;; at++) {                                                            \
             size_t bit = filter_bit(h);                                                             \
             if ((sc->filter[bit >> 3] >> (bit & 7)) & 1)                                            \
                 if (!probe(sc, text, at, h)) return 0;                                              \
-            if (at + K >= n) return 1;                                                              \
-            h = (h - top * d[at]) * BASE + d[at + K];                                               \
+            if (at + k >= n) return 1;                                                              \
+            h = (h - top * d[at]) * BASE + d[at + k];                                               \
         }                                                                                           \
     }
 
@@ -112,55 +123,95 @@ DEFINE_SCAN(scan_ucs1, Py_UCS1)
 DEFINE_SCAN(scan_ucs2, Py_UCS2)
 DEFINE_SCAN(scan_ucs4, Py_UCS4)
 
-static PyObject *py_first_hits(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *text_obj, *seeds_obj;
-    Py_ssize_t cap;
-    if (!PyArg_ParseTuple(args, "UO!n", &text_obj, &PyList_Type, &seeds_obj, &cap)) return NULL;
-    Py_ssize_t ns = PyList_GET_SIZE(seeds_obj);
+/* The pass of first_hits and first_starts. starts_only: a dict {seed index: first start} of the seeds
+ * that occur (cap 1), instead of a list of every seed's starts. */
+/* The seeds' table: built once per call of first_hits, once per prepare() for first_starts. */
+typedef struct {
+    PyObject *owner; /* a tuple holding the seeds (they must outlive the table) */
+    Py_ssize_t ns;
+    int k;
+    Str *seeds;
+    Py_ssize_t *next;
+    Slot *table;
+    size_t mask;
+    uint8_t *filter;
+} Table;
+
+static void table_free(Table *t) {
+    if (!t) return;
+    PyMem_Free(t->seeds);
+    PyMem_Free(t->next);
+    PyMem_Free(t->table);
+    PyMem_Free(t->filter);
+    Py_XDECREF(t->owner);
+    PyMem_Free(t);
+}
+
+/* A table of `seeds` (a list or tuple of str, each at least k code points); NULL with an exception set. */
+static Table *table_new(PyObject *seeds_obj, int k) {
+    PyObject *owner = PySequence_Tuple(seeds_obj);
+    if (!owner) return NULL;
+    Table *t = PyMem_Calloc(1, sizeof(Table));
+    if (!t) {
+        Py_DECREF(owner);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    t->owner = owner;
+    t->k = k;
+    Py_ssize_t ns = t->ns = PyTuple_GET_SIZE(owner);
+    Py_ssize_t m = ns ? ns : 1;
+    size_t size = 16;
+    while (size < (size_t)m * 2) size <<= 1;
+    t->mask = size - 1;
+    t->seeds = PyMem_Calloc(m, sizeof(Str));
+    t->next = PyMem_Calloc(m, sizeof(Py_ssize_t));
+    t->table = PyMem_Malloc(size * sizeof(Slot));
+    t->filter = PyMem_Calloc((size_t)1 << (FILTER_BITS - 3), 1);
+    if (!t->seeds || !t->next || !t->table || !t->filter) {
+        table_free(t);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (size_t i = 0; i < size; i++) t->table[i].head = -1;
+    /* seeds are chained in reverse, so walk them from the last: a chain lists them in list order */
+    for (Py_ssize_t i = ns - 1; i >= 0; i--) {
+        PyObject *s = PyTuple_GET_ITEM(owner, i);
+        if (!PyUnicode_Check(s) || PyUnicode_GET_LENGTH(s) < k) {
+            PyErr_Format(PyExc_ValueError, "every seed must be a str of at least %d characters", k);
+            table_free(t);
+            return NULL;
+        }
+        t->seeds[i] = (Str){PyUnicode_KIND(s), PyUnicode_DATA(s), PyUnicode_GET_LENGTH(s)};
+        uint64_t h = window_hash(&t->seeds[i], 0, k);
+        size_t slot = slot_of(h, t->mask);
+        while (t->table[slot].head >= 0 && t->table[slot].hash != h) slot = (slot + 1) & t->mask;
+        t->next[i] = t->table[slot].head; /* -1 for the first seed of this hash */
+        t->table[slot].hash = h;
+        t->table[slot].head = i;
+        t->filter[filter_bit(h) >> 3] |= (uint8_t)(1u << (filter_bit(h) & 7));
+    }
+    return t;
+}
+
+/* One pass of `text` against a table. starts_only: a dict {seed index: first start} of the seeds that
+ * occur (cap 1), instead of a list of every seed's starts. */
+static PyObject *hits(const Table *t, PyObject *text_obj, Py_ssize_t cap, int starts_only) {
+    Py_ssize_t ns = t->ns;
     if (cap < 0) cap = 0;
     Str text = {PyUnicode_KIND(text_obj), PyUnicode_DATA(text_obj), PyUnicode_GET_LENGTH(text_obj)};
     Py_ssize_t m = ns ? ns : 1;
-    Str *seeds = PyMem_Calloc(m, sizeof(Str));
-    uint64_t *hashes = PyMem_Calloc(m, sizeof(uint64_t));
-    Py_ssize_t *next = PyMem_Calloc(m, sizeof(Py_ssize_t));
     Py_ssize_t *found = PyMem_Calloc(m, sizeof(Py_ssize_t));
     Py_ssize_t *room = PyMem_Calloc(m, sizeof(Py_ssize_t));
     Py_ssize_t **pos = PyMem_Calloc(m, sizeof(Py_ssize_t *));
-    Slot *table = NULL;
-    uint8_t *filter = PyMem_Calloc((size_t)1 << (FILTER_BITS - 3), 1);
     PyObject *result = NULL;
     int oom = 0;
-    if (!seeds || !hashes || !next || !found || !room || !pos || !filter) {
+    if (!found || !room || !pos) {
         PyErr_NoMemory();
         goto done;
     }
-    size_t size = 16;
-    while (size < (size_t)m * 4) size <<= 1;
-    table = PyMem_Malloc(size * sizeof(Slot));
-    if (!table) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    for (size_t i = 0; i < size; i++) table[i].head = -1;
-    /* seeds are chained in reverse, so walk them from the last: a chain lists them in list order */
-    for (Py_ssize_t i = ns - 1; i >= 0; i--) {
-        PyObject *s = PyList_GET_ITEM(seeds_obj, i);
-        if (!PyUnicode_Check(s) || PyUnicode_GET_LENGTH(s) < K) {
-            PyErr_SetString(PyExc_ValueError, "every seed must be a str of at least 8 characters");
-            goto done;
-        }
-        seeds[i] = (Str){PyUnicode_KIND(s), PyUnicode_DATA(s), PyUnicode_GET_LENGTH(s)};
-        uint64_t h = window_hash(&seeds[i], 0);
-        hashes[i] = h;
-        size_t slot = slot_of(h, size - 1);
-        while (table[slot].head >= 0 && table[slot].hash != h) slot = (slot + 1) & (size - 1);
-        next[i] = table[slot].head; /* -1 for the first seed of this hash */
-        table[slot].hash = h;
-        table[slot].head = i;
-        filter[filter_bit(h) >> 3] |= (uint8_t)(1u << (filter_bit(h) & 7));
-    }
-    if (ns > 0 && cap > 0 && text.n >= K) {
-        Scan sc = {table, size - 1, filter, seeds, next, pos, found, room, cap};
+    if (ns > 0 && cap > 0 && text.n >= t->k) {
+        Scan sc = {t->table, t->mask, t->filter, t->seeds, t->next, pos, found, room, cap, t->k};
         Py_BEGIN_ALLOW_THREADS
         int ok = text.kind == PyUnicode_1BYTE_KIND   ? scan_ucs1(&sc, &text)
                  : text.kind == PyUnicode_2BYTE_KIND ? scan_ucs2(&sc, &text)
@@ -170,6 +221,22 @@ static PyObject *py_first_hits(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     if (oom) {
         PyErr_NoMemory();
+        goto done;
+    }
+    if (starts_only) {
+        result = PyDict_New();
+        if (!result) goto done;
+        for (Py_ssize_t i = 0; i < ns; i++) {
+            if (!found[i]) continue;
+            PyObject *k = PyLong_FromSsize_t(i), *v = PyLong_FromSsize_t(pos[i][0]);
+            int bad = !k || !v || PyDict_SetItem(result, k, v) < 0;
+            Py_XDECREF(k);
+            Py_XDECREF(v);
+            if (bad) {
+                Py_CLEAR(result);
+                goto done;
+            }
+        }
         goto done;
     }
     result = PyList_New(ns);
@@ -197,18 +264,57 @@ done:
     PyMem_Free(pos);
     PyMem_Free(room);
     PyMem_Free(found);
-    PyMem_Free(next);
-    PyMem_Free(hashes);
-    PyMem_Free(seeds);
-    PyMem_Free(table);
-    PyMem_Free(filter);
     return result;
+}
+
+static PyObject *py_first_hits(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *text_obj, *seeds_obj;
+    Py_ssize_t cap;
+    if (!PyArg_ParseTuple(args, "UO!n", &text_obj, &PyList_Type, &seeds_obj, &cap)) return NULL;
+    Table *t = table_new(seeds_obj, K);
+    if (!t) return NULL;
+    PyObject *result = hits(t, text_obj, cap, 0);
+    table_free(t);
+    return result;
+}
+
+#define CAPSULE "claimledger._cseeds.Seeds"
+
+static void capsule_free(PyObject *capsule) { table_free(PyCapsule_GetPointer(capsule, CAPSULE)); }
+
+static PyObject *py_prepare(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *seeds_obj;
+    int k = K;
+    if (!PyArg_ParseTuple(args, "O!|i", &PyList_Type, &seeds_obj, &k)) return NULL;
+    if (k < K || k > MAX_K) {
+        PyErr_Format(PyExc_ValueError, "the window length must be between %d and %d", K, MAX_K);
+        return NULL;
+    }
+    Table *t = table_new(seeds_obj, k);
+    if (!t) return NULL;
+    PyObject *capsule = PyCapsule_New(t, CAPSULE, capsule_free);
+    if (!capsule) table_free(t);
+    return capsule;
+}
+
+static PyObject *py_first_starts(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *capsule, *text_obj;
+    if (!PyArg_ParseTuple(args, "OU", &capsule, &text_obj)) return NULL;
+    Table *t = PyCapsule_GetPointer(capsule, CAPSULE); /* a foreign object: TypeError-like ValueError */
+    if (!t) return NULL;
+    return hits(t, text_obj, 1, 1);
 }
 
 static PyMethodDef methods[] = {
     {"first_hits", py_first_hits, METH_VARARGS,
      "first_hits(text, seeds, cap): for each seed (at least 8 characters), the starts of its first cap "
      "occurrences in text, overlapping ones included, in text order."},
+    {"prepare", py_prepare, METH_VARARGS,
+     "prepare(seeds, k=8): the table of seeds (a list of str, each at least k characters; 8 <= k <= 64) for "
+     "first_starts, built once for many texts; the first k characters of each seed are hashed."},
+    {"first_starts", py_first_starts, METH_VARARGS,
+     "first_starts(prepared, text): {i: start of the first occurrence of seeds[i]} for the seeds that occur in "
+     "text."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_cseeds",

@@ -59,6 +59,13 @@ while time.time() - t0 < float(sys.argv[2]):
     if ext.first_hits(text, list(seeds), cap) != first_hits_py(text, seeds, cap):
         bad += 1
         print("DIFFERENT:", repr(text[:60]), seeds, cap)
+    # the prepared table of the verbatim scan (first_starts), windows of 8 to 16 characters
+    k = rng.randint(8, 16)
+    long = [s for s in seeds if len(s) >= k]
+    want = {i: at[0] for i, at in enumerate(first_hits_py(text, long, 1)) if at}
+    if ext.first_starts(ext.prepare(long, k), text) != want:
+        bad += 1
+        print("DIFFERENT (first_starts):", repr(text[:60]), long, k)
 print(f"seed search: {n:,} cases, {bad} differences")
 sys.exit(1 if bad else 0)
 """

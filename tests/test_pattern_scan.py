@@ -1,8 +1,10 @@
 """The first occurrence of every quote in a source: the compiled pass and the Aho-Corasick one agree.
 
 `PatternSet.first_positions` is the verbatim scan of every quote over every source (pass 1 and the
-misattribution pass of checks/quote_scan.py). With the compiled seed search it runs in one C pass;
-the Aho-Corasick automaton stays the path for patterns shorter than 8 characters and the oracle.
+misattribution pass of checks/quote_scan.py). With the compiled seed search it runs in compiled
+passes over tables built once (windows of 16 characters for patterns of at least 16, of 8 for those
+of 8 to 15); the Aho-Corasick automaton stays the path for patterns shorter than 8 characters and
+the oracle.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ def _compiled() -> None:
         pytest.fail("the seed search claimledger._cseeds is not built (or CLAIMLEDGER_PURE_PYTHON is set): "
                     "reinstall with a C compiler (`rm .venv/.installed-dev && make test`)")  # fmt: skip
 
+
 EN = "the model reduced errors by 37 percent in the 2019 trial and the data show it "
 JA = "日本語の文章では、モデルは誤りを三七パーセント減らした。データがそれを示す。"
 
@@ -29,7 +32,7 @@ def _case(rng: random.Random, alphabet: str) -> tuple[str, list[str]]:
     text = "".join(rng.choice((alphabet, alphabet[::-1], alphabet[5:40])) for _ in range(rng.randint(0, 30)))
     patterns: list[str] = []
     for _ in range(rng.randint(1, 40)):
-        size = rng.randint(8, 60)
+        size = rng.choice((rng.randint(1, 7), rng.randint(8, 15), rng.randint(16, 60), rng.randint(16, 60)))
         if len(text) >= size and rng.random() < 0.6:
             at = rng.randint(0, len(text) - size)
             patterns.append(text[at : at + size])
@@ -56,8 +59,51 @@ def test_overlapping_and_repeated_quotes() -> None:
     assert fast["aaaaaaaaa"] == 0 and fast["the same phrase"] == 17 and fast["same phrase again"] == 38
 
 
-def test_a_short_pattern_keeps_the_automaton() -> None:
-    patterns = ["37 percent", "短い引用"]  # 4 characters: below the compiled search's 8
+def test_a_short_pattern_goes_to_the_automaton_and_the_others_stay_compiled() -> None:
+    # 4 characters: below the compiled search's 8; 10: windows of 8; 22: windows of 16
+    patterns = ["37 percent", "短い引用", "reduced errors by 37 p"]
     ps = PatternSet(patterns, compiled=True)
-    assert not ps.compiled
-    assert ps.first_positions("誤りは短い引用で37 percent減った") == {"短い引用": 3, "37 percent": 8}
+    assert [(g.compiled, g.seeds) for g in ps._groups] == [
+        (True, ["reduced errors by 37 p"]), (True, ["37 percent"]), (False, ["短い引用"])
+    ]  # fmt: skip
+    text = "誤りは短い引用で37 percent減った; it reduced errors by 37 percent"
+    assert ps.first_positions(text) == {"短い引用": 3, "37 percent": 8, "reduced errors by 37 p": 26}
+    assert ps.first_positions(text) == PatternSet(patterns, compiled=False).first_positions(text)
+
+
+def test_many_quotes_that_share_their_first_words() -> None:
+    """Quotes start at words, so thousands share their first 8 or 16 characters: every one is still
+    found at its own first start (the table chains the seeds of one hash)."""
+    rng = random.Random(7)
+    words = EN.split()
+    text = " ".join(rng.choice(words) for _ in range(4000))
+    toks = text.split()
+    patterns = [" ".join(toks[i : i + rng.randint(2, 9)]) for i in rng.sample(range(len(toks) - 10), 600)]
+    patterns += [" ".join(rng.choice(words) for _ in range(6)) for _ in range(300)]  # many absent
+    fast = PatternSet(patterns, compiled=True)
+    assert fast.first_positions(text) == PatternSet(patterns, compiled=False).first_positions(text)
+
+
+def test_one_table_serves_many_texts_and_repeated_seeds() -> None:
+    seeds = ["the same phrase", "same phrase again", "the same phrase", "aaaaaaaa"]
+    for compiled in (True, False):
+        find = seed_hits.FirstStarts(seeds, 8, compiled=compiled)
+        assert find.compiled is compiled
+        assert find("the same phrase again") == {0: 0, 1: 4, 2: 0}
+        assert find("xx aaaaaaaaa") == {3: 3}
+        assert find("") == {} and find("nothing here") == {}
+
+
+def test_the_compiled_table_refuses_what_it_cannot_take() -> None:
+    ext = seed_hits.compiled()
+    assert ext is not None
+    with pytest.raises(ValueError, match="at least 16 characters"):
+        ext.prepare(["long enough seed", "short seed"], 16)
+    with pytest.raises(ValueError, match="between 8 and 64"):
+        ext.prepare(["long enough seed"], 4)
+    with pytest.raises(ValueError):
+        ext.first_starts(object(), "some text")  # not a table: an error, never a crash
+    # a seed shorter than k falls back to the automaton, with the same answer
+    find = seed_hits.FirstStarts(["a seed of 12", "a much longer seed here"], 16)
+    assert not find.compiled
+    assert find("x a seed of 12 and a much longer seed here") == {0: 2, 1: 19}

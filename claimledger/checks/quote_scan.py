@@ -20,8 +20,6 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
-import ahocorasick
-
 from claimledger._exceptions import SourceError
 from claimledger.checks import seed_hits
 from claimledger.checks.boundaries import find_whole, on_boundaries
@@ -97,40 +95,45 @@ def _context(ix: IndexedSource, ev: Evidence) -> str:
 class PatternSet:
     """Many patterns, built once and looked for in many texts: the first occurrence of each.
 
-    With the compiled seed search (claimledger/_cseeds.c) and every pattern at least
-    ``MIN_SEED`` characters long, one compiled pass finds each pattern's first start. Otherwise
-    an Aho-Corasick automaton does, reporting every match to Python. Both give the same starts:
-    the first occurrence of a pattern is the one with the smallest start, however it is found
-    (tests/test_pattern_scan.py compares them).
+    With the compiled seed search (claimledger/_cseeds.c), one compiled pass finds the first start
+    of every pattern of at least ``MIN_SEED`` characters; an Aho-Corasick automaton, which reports
+    every match to Python, finds the shorter ones (and all of them without the compiled search,
+    or with ``compiled=False``). Both give the same starts: the first occurrence of a pattern is the
+    one with the smallest start, however it is found (tests/test_pattern_scan.py compares them).
     """
 
     def __init__(self, patterns: Iterable[str], *, compiled: bool | None = None) -> None:
         self.patterns = sorted(set(patterns))
         if compiled is None:
             compiled = seed_hits.compiled() is not None
-        self.compiled = compiled and all(len(p) >= seed_hits.MIN_SEED for p in self.patterns)
-        self._automaton = None if self.compiled else ahocorasick.Automaton()
-        if self._automaton is not None:
-            for i, p in enumerate(self.patterns):
-                self._automaton.add_word(p, i)
-            if self.patterns:
-                self._automaton.make_automaton()
+        self.compiled = compiled
+        # the compiled pass hashes the patterns' first k characters: 16 for the long ones (with
+        # 100,000 quotes most 8-character windows of a text begin some quote), 8 for the others
+        # of at least 8; the automaton takes the shorter ones (and all of them when not compiled)
+        if compiled:
+            groups = [
+                ([p for p in self.patterns if len(p) >= _LONG_K], _LONG_K, True),
+                (
+                    [p for p in self.patterns if seed_hits.MIN_SEED <= len(p) < _LONG_K],
+                    seed_hits.MIN_SEED,
+                    True,
+                ),
+                ([p for p in self.patterns if len(p) < seed_hits.MIN_SEED], seed_hits.MIN_SEED, False),
+            ]
+        else:
+            groups = [(self.patterns, seed_hits.MIN_SEED, False)]
+        self._groups = [seed_hits.FirstStarts(ps, k, compiled=c) for ps, k, c in groups if ps]
 
     def first_positions(self, text: str) -> dict[str, int]:
-        """Start of the first occurrence of each pattern found in ``text`` (one pass)."""
-        if not self.patterns or not text:
-            return {}
-        if self._automaton is None:
-            hits = seed_hits.first_hits(text, self.patterns, 1)
-            return {p: at[0] for p, at in zip(self.patterns, hits, strict=True) if at}
-        first: dict[int, int] = {}
-        n = len(self.patterns)
-        for end, i in self._automaton.iter(text):
-            if i not in first:
-                first[i] = end - len(self.patterns[i]) + 1
-                if len(first) == n:
-                    break
-        return {self.patterns[i]: pos for i, pos in first.items()}
+        """Start of the first occurrence of each pattern found in ``text`` (one pass per group)."""
+        out: dict[str, int] = {}
+        for group in self._groups:
+            seeds = group.seeds
+            out.update((seeds[i], at) for i, at in group(text).items())
+        return out
+
+
+_LONG_K = 16
 
 
 def _seeds(q: str) -> list[tuple[int, str]]:
