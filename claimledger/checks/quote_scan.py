@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -250,6 +251,7 @@ def scan_quotes(
         by_source[sid].append(nq)
         owners[nq].append((sid, r))
     everything = PatternSet(owners)
+    settled: set[str] = set()  # quotes found in the source of each of their claims: nothing more to learn
     cited = [s for s in all_sources if s in by_source] + [s for s in by_source if s not in all_sources]
     # pass 1: each cited source once; every quote of the run is looked for in it, so a
     # quote found in a source it does not cite is known without a second pass
@@ -261,7 +263,7 @@ def scan_quotes(
             for nq in by_source[sid]:
                 results[(sid, nq)].error = ix
             continue
-        _record(_locate(everything, by_source[sid], ix), sid, ix, owners)
+        _record(_locate(everything, by_source[sid], ix, settled), sid, ix, owners, settled)
         missing = [nq for nq in by_source[sid] if results[(sid, nq)].found is None]
         if missing and ix.hidden:
             for nq in missing:
@@ -291,19 +293,26 @@ def scan_quotes(
                 got = got.index()
                 if isinstance(got, SourceError):
                     continue
-            _record(_locate(rest, [], got), sid, got, owners)
+            _record(_locate(rest, [], got, settled), sid, got, owners, settled)
     return results
 
 
 def _record(
-    found: dict[str, Evidence | int], sid: str, ix: IndexedSource, owners: dict[str, list[tuple[str, QuoteResult]]]
+    found: dict[str, Evidence | int],
+    sid: str,
+    ix: IndexedSource,
+    owners: dict[str, list[tuple[str, QuoteResult]]],
+    settled: set[str],
 ) -> None:
     """Store each match where a result still needs it. A match is a start in the primary reading
-    until a finding needs it: only then is it mapped back to the original text."""
+    until a finding needs it: only then is it mapped back to the original text. Where a quote
+    occurs elsewhere matters only while it is not found in its cited source (checks/quote.py);
+    a quote found in the source of each of its claims joins ``settled`` and is not looked at
+    again."""
     for nq, at in found.items():
         ev = None
         for cited, r in owners[nq]:
-            if (cited == sid and r.found is None) or (cited != sid and r.elsewhere is None):
+            if (cited == sid and r.found is None) or (cited != sid and r.found is None and r.elsewhere is None):
                 if ev is None:
                     ev = at if isinstance(at, Evidence) else evidence_at(ix, ix.primary, at, at + len(nq))
                 if cited == sid:
@@ -311,11 +320,15 @@ def _record(
                     r.context = _context(ix, ev)
                 else:
                     r.elsewhere = ev
+        if all(r.found is not None for _, r in owners[nq]):
+            settled.add(nq)
 
 
-def _whole_positions(patterns: PatternSet, text: str) -> dict[str, int]:
+def _whole_positions(patterns: PatternSet, text: str, settled: AbstractSet[str]) -> dict[str, int]:
     out = {}
     for nq, pos in patterns.first_positions(text).items():
+        if nq in settled:
+            continue
         if not on_boundaries(text, pos, pos + len(nq)):
             pos = find_whole(text, nq, pos + 1)
         if pos >= 0:
@@ -390,12 +403,14 @@ def _anchor_starts(text: str, quotes: list[str]) -> dict[str, list[int]]:
     return dict(zip(pieces, first_hits(text, pieces, _MAX_ANCHOR_TRIES), strict=True))
 
 
-def _locate(patterns: PatternSet, own: list[str], ix: IndexedSource) -> dict[str, Evidence | int]:
+def _locate(
+    patterns: PatternSet, own: list[str], ix: IndexedSource, settled: AbstractSet[str] = frozenset()
+) -> dict[str, Evidence | int]:
     """Where the patterns occur (on word and number boundaries) in a source: a start in the
     primary reading, or the evidence of a match in another reading. The hyphen-keeping reading
     is consulted only for the source's own quotes that are still missing and hold a hyphen (it
     cannot differ otherwise)."""
-    found: dict[str, Evidence | int] = dict(_whole_positions(patterns, ix.primary.text))
+    found: dict[str, Evidence | int] = dict(_whole_positions(patterns, ix.primary.text, settled))
     if has_break_hyphens(ix.source.text):
         hyphenated = [nq for nq in own if nq not in found and "-" in nq]
         starts = _anchor_starts(ix.primary.text, hyphenated)
