@@ -94,6 +94,18 @@ def test_one_table_serves_many_texts_and_repeated_seeds() -> None:
         assert find("") == {} and find("nothing here") == {}
 
 
+def test_few_and_many_seeds_without_the_compiled_table_agree() -> None:
+    """Up to 32 seeds, the pure-Python path runs str.find for each; above, the automaton."""
+    rng = random.Random(3)
+    for _ in range(200):
+        text, patterns = _case(rng, EN + JA)
+        patterns = patterns[:32]
+        few = seed_hits.FirstStarts(patterns, compiled=False)
+        many = seed_hits.FirstStarts(patterns + [f"absent {i} {JA}" for i in range(40)], compiled=False)
+        assert few._automaton is None and many._automaton is not None
+        assert few(text) == {i: at for i, at in many(text).items() if i < len(patterns)}
+
+
 def test_the_compiled_table_refuses_what_it_cannot_take() -> None:
     ext = seed_hits.compiled()
     assert ext is not None

@@ -68,6 +68,9 @@ def first_hits(
     return hits
 
 
+_FIND_EACH = 32  # up to this many distinct seeds, the pure-Python path searches for each with str.find
+
+
 class FirstStarts:
     """Many seeds looked for in many texts: ``self(text)`` is ``{i: start of the first occurrence of
     seeds[i]}`` for the seeds that occur in ``text`` (the verbatim scan of every quote).
@@ -76,7 +79,8 @@ class FirstStarts:
     ``k`` characters (every seed at least that long): the answer does not depend on ``k``, only
     the speed (with 100,000 quotes most 8-character windows of a text begin some quote, few
     16-character ones do). Without the compiled search, with a seed shorter than ``k`` or with
-    ``compiled=False``, an Aho-Corasick automaton built once reports every match to Python."""
+    ``compiled=False``, an Aho-Corasick automaton built once reports every match to Python (or,
+    for a few seeds, ``str.find`` looks for each)."""
 
     def __init__(self, seeds: Sequence[str], k: int = MIN_SEED, *, compiled: bool = True) -> None:
         self.seeds = list(seeds)
@@ -85,7 +89,9 @@ class FirstStarts:
         self.compiled = usable
         self._table = ext.prepare(self.seeds, k) if usable and ext is not None else None
         self._automaton = None
-        if self._table is None and self.seeds:
+        # a few seeds (the quotes under 8 characters): one str.find each beats an automaton that
+        # reports every match of "of the" to Python
+        if self._table is None and len(set(self.seeds)) > _FIND_EACH:
             self._automaton = ahocorasick.Automaton()
             for i, seed in enumerate(self.seeds):
                 if seed not in self._automaton:  # a repeated seed: its first index answers
@@ -99,8 +105,10 @@ class FirstStarts:
             assert _EXT is not None
             starts: dict[int, int] = _EXT.first_starts(self._table, text)
             return starts
+        if self._automaton is None:
+            found = {i: text.find(seed) for i, seed in enumerate(self.seeds)}
+            return {i: at for i, at in found.items() if at >= 0}
         first: dict[int, int] = {}
-        assert self._automaton is not None
         n = len(self._automaton)
         seeds = self.seeds
         for end, i in self._automaton.iter(text):
