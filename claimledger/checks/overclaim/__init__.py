@@ -32,8 +32,9 @@ from claimledger.checks.negative import (
     negative_claims_from_text,
 )
 from claimledger.checks.overclaim._hit import CHECK, Hit, dedupe
+from claimledger.checks.overclaim._text import is_japanese
 from claimledger.checks.overclaim.around import around_hits, locate
-from claimledger.checks.overclaim.figures import number_hits
+from claimledger.checks.overclaim.figures import number_hits, numbers_in, same_value
 from claimledger.checks.overclaim.hedges import word_hedge_hits
 from claimledger.checks.overclaim.modality import (
     modality_hits,
@@ -75,16 +76,53 @@ def overclaim_hits(statement: str, quote: str | None, source_context: str | None
     q = _strip_outer_quotes(quote) if quote else ""
     hits: list[Hit] = []
     if q:
-        hits += number_hits(statement, q, source_context)
-        hits += word_hedge_hits(statement, q)
-        hits += negation_hits(statement, q)
-        hits += quantifier_hits(statement, q)
-        hits += qualifier_hits(statement, q)
-        hits += scope_hits(statement, q)
-        hits += modality_hits(statement, q)
+        hits += _self_hits(q, source_context) if statement == q else _pair_hits(statement, q, source_context)
         if source_context:
             hits += around_hits(statement, q, source_context)
     return dedupe(hits)
+
+
+def _pair_hits(statement: str, q: str, source_context: str | None) -> list[Hit]:
+    """The rules that compare the statement with the quote (every one of them)."""
+    return [
+        *number_hits(statement, q, source_context),
+        *word_hedge_hits(statement, q),
+        *negation_hits(statement, q),
+        *quantifier_hits(statement, q),
+        *qualifier_hits(statement, q),
+        *scope_hits(statement, q),
+        *modality_hits(statement, q),
+    ]
+
+
+def _self_hits(q: str, source_context: str | None) -> list[Hit]:
+    """:func:`_pair_hits` for a statement that IS the quote (a quote claim without a ``statement``
+    stands for itself): only the rules that can fire on two identical texts run.
+
+    The others cannot (tests/test_overclaim_self.py runs each on identical texts, English and
+    Japanese, and compares this function with :func:`_pair_hits`):
+
+    * ``number_hits``: every statement number finds itself among the quote's numbers with the
+      same unit and hedges, so neither ``hedge_dropped`` nor ``bound_changed`` fires, and the
+      source context is read only for a number the quote does not hold. A number that is not equal
+      to itself (a non-finite value) would not find itself: then the rule runs.
+    * ``negation_hits``: the negations of one side are all negated on the other side;
+    * ``quantifier_hits``: each quantifier pairs with itself (same anchors, same level), and a
+      universal without anchors is found in the quote itself;
+    * ``qualifier_hits``: the statement carries as many qualifiers as the quote;
+    * ``modality_hits``: the statement carries the quote's hedges (the suppress pattern holds the
+      modal one), and a causal word of the statement is in the quote too;
+    * ``scope_hits`` in English: the modifier the quote puts before a noun is in the statement.
+
+    Two rules can fire on identical texts and run: ``word_hedge_hits`` (a hedged "nearly doubled"
+    and a bare "doubled" later in the same quote) and ``scope_hits`` in Japanese (a modifier whose
+    content is a single kana or Latin letter is not "mentioned" by :func:`ja_mentions`).
+    """
+    hits = number_hits(q, q, source_context) if any(not same_value(n, n) for n in numbers_in(q)) else []
+    hits += word_hedge_hits(q, q)  # in the order of _pair_hits: dedupe keeps the first of a kind
+    if is_japanese(q):
+        hits += scope_hits(q, q)
+    return hits
 
 
 def overclaim_findings(
