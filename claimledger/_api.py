@@ -139,18 +139,17 @@ def _run_claim(claim: ClaimBase, ctx: RunContext) -> list[Finding]:
             "the claim is not verified — please report this",
         )]  # fmt: skip
     out = []
-    for finding in raw:
+    for finding in raw:  # what the claim adds to each finding, in one copy
+        changes: dict[str, Any] = {}
         if finding.claimed is None:
-            finding = dataclasses.replace(finding, claimed=claim.claimed())
+            changes["claimed"] = claim.claimed()
         if finding.location is None and claim.location is not None:
-            finding = dataclasses.replace(finding, location=claim.location.model_dump())
+            changes["location"] = claim.location.model_dump()
         elif finding.location is None and claim.ledger_line is not None:
-            finding = dataclasses.replace(
-                finding, location={"file": None, "line": claim.ledger_line, "in": "ledger"}
-            )
+            changes["location"] = {"file": None, "line": claim.ledger_line, "in": "ledger"}
         if finding.tier is None and finding.offered is None:
-            finding = dataclasses.replace(finding, offered=Offered(claim.author_alternative))
-        out.append(finding)
+            changes["offered"] = Offered(claim.author_alternative)
+        out.append(dataclasses.replace(finding, **changes) if changes else finding)
     return out
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Iterable
+from typing import Any
 
 from claimledger.model.finding import Finding, Reason, Status, Tier
 from claimledger.model.report import Outcome
@@ -56,28 +57,39 @@ def assign_tier(
     ``also_explainable``: reasons explainable for this claim kind only (an attribution the
     judge finds contradicted may be EXPLAINED by a concrete alternative, seed 003).
     """
+    return _replaced(finding, _tier_changes(finding, author_alternative, also_explainable))
+
+
+def _tier_changes(finding: Finding, author_alternative: str | None, also_explainable: frozenset[Reason]) -> dict[str, Any]:
+    """The fields :func:`assign_tier` sets on ``finding``."""
     explainable = finding.reason.explainable or finding.reason in also_explainable
     tier = finding.reason.tier
     if finding.status is Status.VERIFIED:
-        return dataclasses.replace(finding, tier=None)
+        return {"tier": None}
     if tier is None:  # a non-verified finding never goes untiered: fail closed
         tier = Tier.HIGH
     if tier is Tier.HIGH and explainable and is_concrete_alternative(author_alternative):
-        return dataclasses.replace(
-            finding,
-            tier=Tier.EXPLAINED,
-            status=Status.EXPLAINED,
-            author_alternative=author_alternative,
-            message=f"{finding.message}; explained by the author: {author_alternative}",
-        )
+        return {
+            "tier": Tier.EXPLAINED,
+            "status": Status.EXPLAINED,
+            "author_alternative": author_alternative,
+            "message": f"{finding.message}; explained by the author: {author_alternative}",
+        }
     if tier is Tier.HIGH and explainable and author_alternative is not None:
-        return dataclasses.replace(
-            finding,
-            tier=tier,
-            author_alternative=author_alternative,
-            message=f"{finding.message}; the author_alternative is empty or too vague to explain it",
-        )
-    return dataclasses.replace(finding, tier=tier)
+        return {
+            "tier": tier,
+            "author_alternative": author_alternative,
+            "message": f"{finding.message}; the author_alternative is empty or too vague to explain it",
+        }
+    return {"tier": tier}
+
+
+def _replaced(finding: Finding, changes: dict[str, Any]) -> Finding:
+    """``dataclasses.replace(finding, **changes)`` in one step, or ``finding`` itself when every field
+    already holds its new value (a frozen finding: the same object is as good as a copy)."""
+    if all(getattr(finding, name) is value for name, value in changes.items()):
+        return finding
+    return dataclasses.replace(finding, **changes)
 
 
 def tiered(findings: Iterable[Finding]) -> list[Finding]:
@@ -90,11 +102,11 @@ def tiered(findings: Iterable[Finding]) -> list[Finding]:
             out.append(f)
             continue
         offered = f.offered
-        plain = dataclasses.replace(f, offered=None) if offered is not None else f
         if offered is None:
-            out.append(assign_tier(plain, None))
-        else:
-            out.append(assign_tier(plain, offered.author_alternative, also_explainable=offered.also_explainable))
+            out.append(assign_tier(f, None))
+        else:  # the tier and the offer dropped in one copy (offered is an input, not part of the report)
+            changes = _tier_changes(f, offered.author_alternative, offered.also_explainable)
+            out.append(_replaced(f, {"offered": None, **changes}))
     return out
 
 
