@@ -16,7 +16,7 @@ from claimledger.checks.boundaries import find_whole
 from claimledger.checks.context import RunContext
 from claimledger.checks.diff import word_diff
 from claimledger.checks.elisions import ElidedQuote, dropped_meaning, find_elided, split_elided
-from claimledger.checks.quote_scan import evidence_at, find_in_hyphen_reading
+from claimledger.checks.quote_scan import Elided, evidence_at, find_in_hyphen_reading
 from claimledger.load.index import IndexedSource
 from claimledger.model.finding import Evidence, Finding, Reason, Status
 from claimledger.normalize import has_break_hyphens, normalize_quote
@@ -91,7 +91,7 @@ def check_quote_text(
         )  # fmt: skip
     elided = split_elided(nq)
     if elided is not None:
-        finding = _check_elided(claim_id, source_id, elided, ctx, check)
+        finding = _check_elided(claim_id, source_id, elided, ctx, check, result.elided)
         if finding is not None:
             return finding
     if result.in_hidden:
@@ -134,9 +134,11 @@ def check_quote_text(
     )  # fmt: skip
 
 
-def _check_elided(claim_id: str, source_id: str, quote: ElidedQuote, ctx: RunContext, check: str) -> Finding | None:
+def _check_elided(
+    claim_id: str, source_id: str, quote: ElidedQuote, ctx: RunContext, check: str, scanned: Elided | None = None
+) -> Finding | None:
     """An elided quote: verified when every segment is found in order in one passage; None to
-    report the quote as any other miss."""
+    report the quote as any other miss. ``scanned``: what the scan found while the source was loaded."""
     short = [s for s in quote.segments if len(s) < ctx.config.min_quote_chars]
     if short:
         return Finding(
@@ -144,13 +146,15 @@ def _check_elided(claim_id: str, source_id: str, quote: ElidedQuote, ctx: RunCon
             f"elided quote: the segment {short[0]!r} has {len(short[0])} characters after normalization; "
             f"each segment needs at least {ctx.config.min_quote_chars} for a match to mean anything",
         )  # fmt: skip
-    ix = ctx.source(source_id)
-    if isinstance(ix, SourceError):
-        return None
-    found = find_elided(ix, quote)
+    if scanned is None:
+        ix = ctx.source(source_id)
+        if isinstance(ix, SourceError):
+            return None
+        found = find_elided(ix, quote)
+        scanned = Elided(found, dropped_meaning(ix.source.text, found, quote) if found is not None else None)
+    found, cut = scanned.found, scanned.dropped
     if found is None:
         return None
-    cut = dropped_meaning(ix.source.text, found, quote)
     if cut is not None:
         kind, cue, gap = cut
         if kind == "figure":

@@ -45,6 +45,17 @@ class QuoteResult:
     in_hidden: bool = False
     near: tuple[Evidence, float, str] | None = None
     error: SourceError | None = None
+    # an elided quote ("the model [...] reduced errors"), missing verbatim, looked for segment by
+    # segment while its source was loaded (checks/elisions.py): None when not looked for here
+    elided: Elided | None = None
+
+
+@dataclass
+class Elided:
+    """Where an elided quote's segments are in its cited source, and what its cuts drop there."""
+
+    found: Evidence | None
+    dropped: tuple[str, str, str] | None
 
 
 Key = tuple[str, str]  # (source id, normalized quote)
@@ -268,6 +279,8 @@ def scan_quotes(
         if missing and ix.hidden:
             for nq in missing:
                 results[(sid, nq)].in_hidden = nq in ix.hidden
+        for nq in missing:
+            results[(sid, nq)].elided = _elided(ix, nq)
         if missing and near_misses:
             # a quote only in hidden text here, or already found verbatim in another source, is
             # reported as such (checks/quote.py): a nearest passage would never be shown for it
@@ -295,6 +308,18 @@ def scan_quotes(
                     continue
             _record(_locate(rest, [], got, settled), sid, got, owners, settled)
     return results
+
+
+def _elided(ix: IndexedSource, nq: str) -> Elided | None:
+    """An elided quote's segments in the source, now that it is loaded: the literal check would
+    otherwise load the source again for it, from the cache once it is evicted."""
+    from claimledger.checks.elisions import dropped_meaning, find_elided, split_elided
+
+    quote = split_elided(nq)
+    if quote is None:
+        return None
+    found = find_elided(ix, quote)
+    return Elided(found, dropped_meaning(ix.source.text, found, quote) if found is not None else None)
 
 
 def _record(
