@@ -31,6 +31,8 @@ path gives identical answers (``CLAIMLEDGER_PURE_PYTHON=1``).
 
 from __future__ import annotations
 
+import importlib
+import os
 import unicodedata
 from array import array
 from collections.abc import Iterable
@@ -124,6 +126,49 @@ def setup(ext: ModuleType) -> None:
     _ready.add(id(ext))
 
 
+def _load_utf8() -> ModuleType | None:
+    if os.environ.get("CLAIMLEDGER_PURE_PYTHON", "").strip() not in ("", "0"):
+        return None
+    try:
+        return importlib.import_module("claimledger._cutf8skel")
+    except ImportError:
+        return None
+
+
+_UTF8 = _load_utf8()
+_utf8_ready: set[int] = set()
+
+
+def utf8_core() -> ModuleType | None:
+    """The compiled skeleton of UTF-8 bytes (claimledger/_cutf8skel.c), set up; None when it was not
+    built, or when the compiled skeleton is not active (the pure-Python path decodes instead)."""
+    ext = _UTF8
+    if ext is None or _ext() is None:
+        return None
+    if id(ext) not in _utf8_ready:
+        ext.setup(raw_of_char)  # asked once per BMP code point, the first time some bytes hold it
+        _utf8_ready.add(id(ext))
+    return ext
+
+
+def of_utf8_py(data: bytes, stop: str = "") -> str | None:
+    """``of_raw(data.decode("utf-8-sig"))``; None when the bytes are not UTF-8 or their text holds
+    a character of ``stop`` (the definition the compiled core is tested against)."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return None
+    if any(ch in text for ch in stop):
+        return None
+    return of_raw_py(text)
+
+
+def of_utf8(data: bytes, stop: str = "") -> str | None:
+    """:func:`of_utf8_py` without building the decoded text (compiled core), else in pure Python."""
+    core = utf8_core()
+    return of_utf8_py(data, stop) if core is None else core.skeleton_utf8(data, stop)
+
+
 def of_raw(text: str, *, ext: ModuleType | None = None) -> str:
     """The skeleton of raw text: ``of_normalized(normalize(text).text)``, without normalizing."""
     if ext is None:
@@ -167,7 +212,23 @@ class Prefilter:
             return True
         if ext is None:
             ext = _ext()
-        skel = of_raw(raw_text, ext=ext)
+        return self._holds(of_raw(raw_text, ext=ext), ext)
+
+    def rules_out_utf8(self, data: bytes, stop: str = "") -> bool:
+        """True only when ``data`` is UTF-8 whose text (``data.decode("utf-8-sig")``) holds a letter
+        or digit, none of the characters of ``stop`` (non-ASCII; the reader may change a text
+        holding them) and cannot hold any of the quotes: :meth:`may_contain` of that text is False.
+        False when it cannot tell without decoding (not UTF-8, a stop character, no compiled core,
+        no letter or digit: the reader decides then, as before)."""
+        if self.everywhere:
+            return False
+        core = utf8_core()
+        if core is None:
+            return False
+        skel = core.skeleton_utf8(data, stop)
+        return bool(skel) and not self._holds(skel, _ext())
+
+    def _holds(self, skel: str, ext: ModuleType | None) -> bool:
         if any(s in skel for s in self.short):
             return True
         if not self.long:

@@ -14,10 +14,11 @@ from claimledger._config import GateConfig
 from claimledger._exceptions import SourceError
 from claimledger.checks.quote_scan import Key, QuoteResult, scan_quotes
 from claimledger.load.data import DataStore
-from claimledger.load.index import CacheWriter, IndexedSource, IndexKey, Reading, read_source
+from claimledger.load.index import CacheWriter, IndexedSource, IndexKey, Reading, RuledOut, read_source
 from claimledger.load.sources import resolve_origin
 from claimledger.metrics import MetricRegistry, run_registry
 from claimledger.model.claim import Ledger
+from claimledger.skeleton import Prefilter
 
 __all__ = ["IndexedSource", "RunContext"]
 
@@ -31,16 +32,16 @@ READ_AHEAD_MAX_BYTES = 16 * 1024 * 1024
 READ_AHEAD_MIN_BYTES = 256 * 1024
 READ_AHEAD = (os.cpu_count() or 1) > 1 and os.environ.get("CLAIMLEDGER_READ_AHEAD", "1").strip() != "0"
 
-Keep = Callable[[str], bool]  # the prefilter of the misattribution search (may this text hold a quote?)
+Keep = Prefilter  # the prefilter of the misattribution search (may this source hold a pending quote?)
 
 
 def _read_ahead(
     source_id: str, origin: str, config: GateConfig, keep: Keep | None, store: CacheWriter
-) -> IndexedSource | Reading:
+) -> IndexedSource | Reading | RuledOut:
     """What :meth:`RunContext.source` (``keep`` None) or :meth:`RunContext.uncited_source` would
     read, on the read-ahead thread: with ``keep``, a reading it lets through is indexed there too."""
-    got = read_source(source_id, origin, config, lazy=keep is not None, store=store.put)
-    if isinstance(got, Reading) and keep is not None and keep(got.source.text):
+    got = read_source(source_id, origin, config, lazy=keep is not None, store=store.put, prefilter=keep)
+    if isinstance(got, Reading) and keep is not None and keep.may_contain(got.source.text):
         return got.index()
     return got
 
@@ -86,7 +87,7 @@ class RunContext:
     _data: DataStore | None = None
     metrics: MetricRegistry = field(default_factory=run_registry)
     shared: dict[str, object] = field(default_factory=dict)  # what a kind module prefetches for its checks
-    _ahead: dict[str, tuple[Future[IndexedSource | Reading], Keep | None]] = field(default_factory=dict)
+    _ahead: dict[str, tuple[Future[IndexedSource | Reading | RuledOut], Keep | None]] = field(default_factory=dict)
     _pool: ThreadPoolExecutor | None = None
     _writer: CacheWriter | None = None  # index cache entries, written in the background; close() waits
     _closers: list[Callable[[], None]] = field(default_factory=list)
@@ -113,6 +114,8 @@ class RunContext:
         if facts is not None and facts.error is not None:
             return facts.error
         got = self._read(source_id, lazy=False)
+        while isinstance(got, RuledOut):  # read ahead for the misattribution search and ruled out there
+            got = self._read(source_id, lazy=False)
         if isinstance(got, Reading):  # read ahead for the misattribution search: index it now
             got = Unindexed(self, source_id, got).index()
         if isinstance(got, SourceError):
@@ -149,19 +152,25 @@ class RunContext:
     def _store(self, ix: IndexedSource, config: GateConfig, key: IndexKey) -> None:
         self._cache_writer().put(ix, config, key)
 
-    def _read(self, source_id: str, *, lazy: bool) -> IndexedSource | Reading | SourceError:
+    def _read(
+        self, source_id: str, *, lazy: bool, keep: Keep | None = None
+    ) -> IndexedSource | Reading | RuledOut | SourceError:
         try:
             ahead = self._ahead.pop(source_id, None)
             if ahead is not None:
                 got = ahead[0].result()
             else:
-                got = read_source(source_id, self.origins[source_id], self.config, lazy=lazy, store=self._store)
+                got = read_source(source_id, self.origins[source_id], self.config, lazy=lazy, store=self._store,
+                                  prefilter=keep)  # fmt: skip
         except SourceError as exc:
             self._facts[source_id] = _SourceFacts(None, None, exc)
             return exc
         except Exception as exc:  # a crash in a loader or extractor: this source fails closed, the run goes on
             return self._crashed(source_id, exc)
-        self._facts[source_id] = _SourceFacts(got.source.sha256, got.source.media_type, None)
+        if isinstance(got, RuledOut):
+            self._facts[source_id] = _SourceFacts(got.sha256, got.media_type, None)
+        else:
+            self._facts[source_id] = _SourceFacts(got.source.sha256, got.source.media_type, None)
         return got
 
     def _crashed(self, source_id: str, exc: Exception) -> SourceError:
@@ -173,19 +182,24 @@ class RunContext:
         self._facts[source_id] = _SourceFacts(None, None, crashed)
         return crashed
 
-    def uncited_source(self, source_id: str) -> IndexedSource | Unindexed | SourceError:
+    def uncited_source(self, source_id: str, keep: Keep | None = None) -> IndexedSource | Unindexed | SourceError | None:
         """A source for the misattribution search: indexed when it already is (or is cached, or
         costly to extract), else its extracted text, indexed only if the skeleton prefilter lets
-        it through (:meth:`Unindexed.index`). Nothing is kept in memory after the call."""
+        it through (:meth:`Unindexed.index`); None when ``keep`` ruled out a plain-text source
+        from its bytes (never decoded). Nothing is kept in memory after the call."""
         pinned = self._pinned.get(source_id) or self._sources.get(source_id)
         if pinned is not None:
             return pinned
         facts = self._facts.get(source_id)
         if facts is not None and facts.error is not None:
             return facts.error
-        keep = self._ahead[source_id][1] if source_id in self._ahead else None
-        got = self._read(source_id, lazy=True)
-        return Unindexed(self, source_id, got, keep) if isinstance(got, Reading) else got
+        ahead = self._ahead[source_id][1] if source_id in self._ahead else None
+        got = self._read(source_id, lazy=True, keep=keep)
+        if isinstance(got, RuledOut) and ahead is not None and ahead is not keep:
+            got = self._read(source_id, lazy=True, keep=keep)  # read ahead for another prefilter: again
+        if isinstance(got, RuledOut):
+            return None
+        return Unindexed(self, source_id, got, ahead) if isinstance(got, Reading) else got
 
     def pin_source(self, ix: IndexedSource) -> None:
         """Make an in-memory source (e.g. a draft's body) available by id for this run."""

@@ -69,14 +69,16 @@ class Unindexed(Protocol):
     def text(self) -> str: ...
 
     @property
-    def ruled_out_by(self) -> Callable[[str], bool] | None:
+    def ruled_out_by(self) -> Prefilter | None:
         """The prefilter that has already ruled the text out (read ahead), if any."""
 
     def index(self) -> IndexedSource | SourceError: ...
 
 
-UncitedLoader = Callable[[str], "IndexedSource | Unindexed | SourceError"]
-ReadAhead = Callable[[str, Callable[[str], bool] | None], None]
+# a source for the misattribution search, given the prefilter: None when it ruled the source out
+# from its bytes (claimledger.load.index.RuledOut)
+UncitedLoader = Callable[[str, Prefilter], "IndexedSource | Unindexed | SourceError | None"]
+ReadAhead = Callable[[str, Prefilter | None], None]
 
 
 def evidence_at(ix: IndexedSource, norm: Normalized, start: int, end: int) -> Evidence:
@@ -254,7 +256,8 @@ def scan_quotes(
 ) -> dict[Key, QuoteResult]:
     """Locate every (source, normalized quote) pair; see the module docstring. ``uncited`` loads a
     source for the misattribution search, maybe unindexed (else ``load`` does); ``ahead(sid, keep)``
-    is told which source comes next, so it can be read (``keep``: and prefiltered) meanwhile."""
+    is told which source comes next, so it can be read (``keep``: and prefiltered) meanwhile; ``uncited``
+    is given the prefilter too, to test a plain-text source's bytes before decoding them."""
     results: dict[Key, QuoteResult] = {k: QuoteResult() for k in keys}
     by_source: dict[str, list[str]] = defaultdict(list)
     owners: dict[str, list[tuple[str, QuoteResult]]] = defaultdict(list)
@@ -292,16 +295,16 @@ def scan_quotes(
                                                       for _, r in rs)]  # fmt: skip
     if pending:
         rest = PatternSet(pending)
-        keep = Prefilter(pending).may_contain
+        keep = Prefilter(pending)
         others = [sid for sid in all_sources if sid not in by_source]
         for i, sid in enumerate(others):
             if ahead is not None and uncited is not None and i + 1 < len(others):
                 ahead(others[i + 1], keep)
-            got = uncited(sid) if uncited is not None else load(sid)
-            if isinstance(got, SourceError):
-                continue
+            got = uncited(sid, keep) if uncited is not None else load(sid)
+            if got is None or isinstance(got, SourceError):
+                continue  # ruled out from its bytes (never decoded), or unusable
             if not isinstance(got, IndexedSource):
-                if got.ruled_out_by == keep or not keep(got.text):
+                if got.ruled_out_by is keep or not keep.may_contain(got.text):
                     continue  # none of the pending quotes can occur in it: never normalized
                 got = got.index()
                 if isinstance(got, SourceError):

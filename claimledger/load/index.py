@@ -34,12 +34,14 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from claimledger._config import GateConfig
 from claimledger._exceptions import SourceError
 from claimledger._files import digest_files
 from claimledger.load.fetch import default_cache_dir
 from claimledger.load.sources import extract, read_bytes, sniff_media_type
+from claimledger.load.text import AOZORA_MARKS
 from claimledger.model.source import Source
 from claimledger.normalize import Normalized, normalize
 
@@ -287,11 +289,34 @@ class Reading:
         return ix
 
 
+class BytesPrefilter(Protocol):
+    """What :func:`read_source` asks before decoding (:meth:`claimledger.skeleton.Prefilter.rules_out_utf8`)."""
+
+    def rules_out_utf8(self, data: bytes, stop: str = "") -> bool: ...
+
+
+@dataclass(frozen=True)
+class RuledOut:
+    """A plain-text source whose bytes a prefilter ruled out: read and hashed, never decoded."""
+
+    source_id: str
+    sha256: str
+    media_type: str
+
+
 def read_source(
-    source_id: str, origin: str, config: GateConfig, *, lazy: bool = False, store: Store | None = None
-) -> IndexedSource | Reading:
+    source_id: str,
+    origin: str,
+    config: GateConfig,
+    *,
+    lazy: bool = False,
+    store: Store | None = None,
+    prefilter: BytesPrefilter | None = None,
+) -> IndexedSource | Reading | RuledOut:
     """Load and extract one source: its cached reading when there is one; else, with ``lazy`` and a
     media type of :data:`PREFILTER_MEDIA`, the extracted text not yet normalized; else indexed.
+    With ``lazy`` and a ``prefilter``, a plain-text source whose text is its UTF-8 decoding (no
+    Aozora marks) is first tested on its bytes: :class:`RuledOut` when the prefilter rules it out.
 
     Raises :class:`SourceError` with a reason code when the source cannot be used.
     """
@@ -303,6 +328,8 @@ def read_source(
         cached = _load(config, source_id, origin, key)
         if cached is not None:
             return cached
+    if lazy and prefilter is not None and media_type == "text/plain" and prefilter.rules_out_utf8(data, AOZORA_MARKS):
+        return RuledOut(source_id, sha, media_type)
     got = extract(data, media_type, config)
     del data
     text, hidden = got.text, got.hidden

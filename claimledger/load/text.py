@@ -92,6 +92,12 @@ def looks_aozora(text: str) -> bool:
     return "《" in head and "》" in head and len(_AOZORA_RUBY.findall(head)) >= 2
 
 
+# A plain-text source none of these characters occurs in reads as its decoding, unchanged:
+# :func:`looks_aozora` needs "《" or "［＃" (the misattribution search tests such a file's bytes
+# before decoding them, claimledger.skeleton.Prefilter.rules_out_utf8)
+AOZORA_MARKS = "《［"
+
+
 def aozora_mapped(original: str) -> tuple[str, tuple[Annotation, ...], Anchors]:
     """Base text of Aozora Bunko notation, readings and notes apart, and location anchors."""
     parts: list[str] = []

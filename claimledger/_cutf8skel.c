@@ -1,0 +1,307 @@
+/* The letter-and-digit skeleton (claimledger/skeleton.py) of UTF-8 bytes, without decoding them.
+ *
+ * skeleton_utf8(data) == skeleton.of_raw(data.decode("utf-8-sig")) when data is well-formed UTF-8,
+ * else None; skeleton_utf8(data, stop) is None also when one of the characters of stop occurs (the caller then decodes as before: Shift_JIS, UTF-16, a broken file). The bytes are
+ * validated exactly as CPython's strict UTF-8 decoder does (Unicode 3-7: no overlong forms, no
+ * surrogates, nothing above U+10FFFF, no truncated sequence), so "not None" implies the decoder
+ * accepts the bytes and gives the same code points. Each character's skeleton is asked of
+ * claimledger.skeleton.raw_of_char (the running unicodedata): once per BMP code point, every time
+ * for the others. Tested against the pure-Python definition in tests/test_skeleton_utf8.py and
+ * scripts/fuzz_skeleton.py (--utf8).
+ *
+ * The misattribution search uses it to rule out an uncited plain-text source from its bytes: its
+ * text is never built when no pending quote's skeleton occurs in the skeleton of its bytes.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define BMP 0x10000
+#define SPECIAL 0x80000000u
+#define UNKNOWN 0xC0000000u /* entry not asked yet (its SPECIAL bit takes the slow path) */
+#define NOGIL_MIN_BYTES 4096
+
+#if defined(__GNUC__)
+#define LOAD_ACQ(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define STORE_REL(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#else
+#define LOAD_ACQ(p) (*(volatile uint32_t *)(p))
+#define STORE_REL(p, v) (*(volatile uint32_t *)(p) = (v))
+#endif
+
+/* The table is filled lazily, as _cnormalize.c's: a BMP code point's entry is asked of
+ * skeleton.raw_of_char the first time some bytes hold it (0: no skeleton; one character; SPECIAL:
+ * the string in g_ptr), written once under the GIL with release order and read without it. */
+static uint32_t g_skel[BMP];
+static Py_UCS4 *g_ptr[BMP]; /* SPECIAL entries as UCS4 (never freed: another thread may read them) */
+static uint8_t g_len[BMP];
+static PyObject *g_fn = NULL; /* code point -> str */
+static int g_ascii_plain = 0; /* every ASCII entry is 0 or one Latin-1 character (all filled at setup) */
+static int g_ready = 0;
+
+typedef struct {
+    int kind; /* 1, 2 or 4 bytes per character */
+    void *buf;
+    Py_ssize_t len, cap;
+    PyThreadState *ts;
+    int nomem;
+} Out;
+
+static int o_reserve(Out *o, Py_ssize_t extra) {
+    if (o->len + extra <= o->cap) return 0;
+    Py_ssize_t cap = o->cap + o->cap / 2 + extra + 16;
+    void *nb = PyMem_RawRealloc(o->buf, (size_t)cap * (size_t)o->kind);
+    if (!nb) {
+        o->nomem = 1;
+        return -1;
+    }
+    o->buf = nb;
+    o->cap = cap;
+    return 0;
+}
+
+static int o_widen(Out *o, int kind) {
+    void *nb = PyMem_RawMalloc((size_t)o->cap * (size_t)kind);
+    if (!nb) {
+        o->nomem = 1;
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < o->len; i++) {
+        Py_UCS4 c = o->kind == 1 ? ((uint8_t *)o->buf)[i] : ((uint16_t *)o->buf)[i];
+        if (kind == 2) ((uint16_t *)nb)[i] = (uint16_t)c;
+        else ((uint32_t *)nb)[i] = c;
+    }
+    PyMem_RawFree(o->buf);
+    o->buf = nb;
+    o->kind = kind;
+    return 0;
+}
+
+/* append one character; room must have been reserved */
+static inline int o_put(Out *o, Py_UCS4 c) {
+    if (c > 0xFF && o->kind == 1 && o_widen(o, c > 0xFFFF ? 4 : 2) < 0) return -1;
+    if (c > 0xFFFF && o->kind == 2 && o_widen(o, 4) < 0) return -1;
+    if (o->kind == 1) ((uint8_t *)o->buf)[o->len++] = (uint8_t)c;
+    else if (o->kind == 2) ((uint16_t *)o->buf)[o->len++] = (uint16_t)c;
+    else ((uint32_t *)o->buf)[o->len++] = c;
+    return 0;
+}
+
+/* a run of ASCII bytes, each mapped to zero or one Latin-1 character (g_ascii_plain); room for
+ * one character per input byte is always reserved */
+#define ASCII_RUN(T)                                                                                           \
+    do {                                                                                                       \
+        T *ob = (T *)o->buf;                                                                                   \
+        while (i < n && s[i] < 0x80) {                                                                         \
+            uint32_t v = g_skel[s[i++]];                                                                       \
+            ob[len] = (T)v;                                                                                    \
+            len += v != 0;                                                                                     \
+        }                                                                                                      \
+    } while (0)
+
+static int o_put_run(Out *o, const Py_UCS4 *u, Py_ssize_t m, Py_ssize_t remaining) {
+    /* room for this expansion and one character for every input byte still to come */
+    if (o_reserve(o, m + remaining + 16) < 0) return -1;
+    for (Py_ssize_t k = 0; k < m; k++)
+        if (o_put(o, u[k]) < 0) return -1;
+    return 0;
+}
+
+static int astral(Out *o, Py_UCS4 c, Py_ssize_t remaining) {
+    Py_UCS4 u[64];
+    Py_ssize_t m = 0;
+    int rc = 0;
+    if (o->ts) PyEval_RestoreThread(o->ts);
+    PyObject *s = PyObject_CallFunction(g_fn, "k", (unsigned long)c);
+    if (!s) {
+        rc = -1;
+    } else if (!PyUnicode_Check(s) || PyUnicode_GET_LENGTH(s) > 64) {
+        PyErr_SetString(PyExc_TypeError, "skeleton_utf8: an astral character's skeleton must be a short str");
+        rc = -1;
+    } else {
+        m = PyUnicode_GET_LENGTH(s);
+        for (Py_ssize_t k = 0; k < m; k++) u[k] = PyUnicode_READ_CHAR(s, k);
+    }
+    Py_XDECREF(s);
+    if (o->ts) o->ts = PyEval_SaveThread();
+    return rc < 0 ? -1 : o_put_run(o, u, m, remaining);
+}
+
+/* Fill a BMP code point's entry (the GIL is held). */
+static int resolve(Py_UCS4 c) {
+    if (LOAD_ACQ(&g_skel[c]) != UNKNOWN) return 0; /* another thread filled it meanwhile */
+    PyObject *s = PyObject_CallFunction(g_fn, "k", (unsigned long)c);
+    if (!s) return -1;
+    if (!PyUnicode_Check(s) || PyUnicode_GET_LENGTH(s) > 255) {
+        Py_DECREF(s);
+        PyErr_SetString(PyExc_TypeError, "skeleton_utf8: a character's skeleton must be a str of at most 255 characters");
+        return -1;
+    }
+    Py_ssize_t m = PyUnicode_GET_LENGTH(s);
+    uint32_t v = 0;
+    if (m == 1) {
+        v = PyUnicode_READ_CHAR(s, 0);
+    } else if (m > 1) {
+        Py_UCS4 *u = PyMem_RawMalloc((size_t)m * sizeof(Py_UCS4));
+        if (!u) {
+            Py_DECREF(s);
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < m; i++) u[i] = PyUnicode_READ_CHAR(s, i);
+        g_ptr[c] = u;
+        g_len[c] = (uint8_t)m;
+        v = SPECIAL;
+    }
+    Py_DECREF(s);
+    STORE_REL(&g_skel[c], v);
+    return 0;
+}
+
+static inline int emit(Out *o, Py_UCS4 c, Py_ssize_t remaining) {
+    if (c >= BMP) return astral(o, c, remaining);
+    uint32_t v = LOAD_ACQ(&g_skel[c]);
+    if (v == UNKNOWN) {
+        if (o->ts) PyEval_RestoreThread(o->ts);
+        int rc = resolve(c);
+        if (o->ts) o->ts = PyEval_SaveThread();
+        if (rc < 0) return -1;
+        v = LOAD_ACQ(&g_skel[c]);
+    }
+    if (v == 0) return 0;
+    if (!(v & SPECIAL)) return o_put(o, v);
+    return o_put_run(o, g_ptr[c], g_len[c], remaining);
+}
+
+/* 0: done; 1: not well-formed UTF-8, or a character of stop[0..nstop) occurs; -1: error
+ * (exception set, or o->nomem) */
+static int run(Out *o, const uint8_t *s, Py_ssize_t n, const Py_UCS4 *stop, Py_ssize_t nstop) {
+    Py_ssize_t i = 0;
+    if (n >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF) i = 3; /* "utf-8-sig": one leading BOM */
+    while (i < n) {
+        if (g_ascii_plain) { /* the common case: a run of ASCII */
+            Py_ssize_t len = o->len;
+            if (o->kind == 1) ASCII_RUN(uint8_t);
+            else if (o->kind == 2) ASCII_RUN(uint16_t);
+            else ASCII_RUN(uint32_t);
+            o->len = len;
+            if (i >= n) break;
+        }
+        uint8_t c0 = s[i];
+        Py_UCS4 c;
+        Py_ssize_t k;
+        if (c0 < 0x80) {
+            c = c0;
+            k = 1;
+        } else if (c0 >= 0xC2 && c0 <= 0xDF) {
+            if (i + 1 >= n || (s[i + 1] & 0xC0) != 0x80) return 1;
+            c = ((Py_UCS4)(c0 & 0x1F) << 6) | (s[i + 1] & 0x3F);
+            k = 2;
+        } else if (c0 >= 0xE0 && c0 <= 0xEF) {
+            if (i + 2 >= n) return 1;
+            uint8_t c1 = s[i + 1], c2 = s[i + 2];
+            uint8_t lo = c0 == 0xE0 ? 0xA0 : 0x80, hi = c0 == 0xED ? 0x9F : 0xBF;
+            if (c1 < lo || c1 > hi || (c2 & 0xC0) != 0x80) return 1;
+            c = ((Py_UCS4)(c0 & 0x0F) << 12) | ((Py_UCS4)(c1 & 0x3F) << 6) | (c2 & 0x3F);
+            k = 3;
+        } else if (c0 >= 0xF0 && c0 <= 0xF4) {
+            if (i + 3 >= n) return 1;
+            uint8_t c1 = s[i + 1], c2 = s[i + 2], c3 = s[i + 3];
+            uint8_t lo = c0 == 0xF0 ? 0x90 : 0x80, hi = c0 == 0xF4 ? 0x8F : 0xBF;
+            if (c1 < lo || c1 > hi || (c2 & 0xC0) != 0x80 || (c3 & 0xC0) != 0x80) return 1;
+            c = ((Py_UCS4)(c0 & 0x07) << 18) | ((Py_UCS4)(c1 & 0x3F) << 12) | ((Py_UCS4)(c2 & 0x3F) << 6) | (c3 & 0x3F);
+            k = 4;
+        } else {
+            return 1; /* a continuation byte, C0, C1 or F5..FF */
+        }
+        i += k;
+        for (Py_ssize_t j = 0; j < nstop; j++)
+            if (c == stop[j]) return 1;
+        if (emit(o, c, n - i) < 0) return -1;
+    }
+    return 0;
+}
+
+static PyObject *py_skeleton_utf8(PyObject *self, PyObject *args) {
+    PyObject *data, *stops = NULL;
+    if (!PyArg_ParseTuple(args, "O!|U:skeleton_utf8", &PyBytes_Type, &data, &stops)) return NULL;
+    Py_UCS4 stop[8];
+    Py_ssize_t nstop = stops ? PyUnicode_GET_LENGTH(stops) : 0;
+    if (nstop > 8) {
+        PyErr_SetString(PyExc_ValueError, "skeleton_utf8: at most 8 stop characters");
+        return NULL;
+    }
+    for (Py_ssize_t j = 0; j < nstop; j++) {
+        stop[j] = PyUnicode_READ_CHAR(stops, j);
+        if (stop[j] < 0x80) {
+            PyErr_SetString(PyExc_ValueError, "skeleton_utf8: stop characters must not be ASCII");
+            return NULL;
+        }
+    }
+    if (!g_ready) {
+        PyErr_SetString(PyExc_RuntimeError, "claimledger._cutf8skel: setup() was not called");
+        return NULL;
+    }
+    const uint8_t *s = (const uint8_t *)PyBytes_AS_STRING(data);
+    Py_ssize_t n = PyBytes_GET_SIZE(data);
+    Out o = {1, NULL, 0, 0, NULL, 0};
+    if (o_reserve(&o, n + 16) < 0) return PyErr_NoMemory();
+    if (n >= NOGIL_MIN_BYTES) o.ts = PyEval_SaveThread();
+    int rc = run(&o, s, n, stop, nstop);
+    if (o.ts) PyEval_RestoreThread(o.ts);
+    PyObject *out = NULL;
+    if (rc < 0) {
+        if (o.nomem && !PyErr_Occurred()) PyErr_NoMemory();
+    } else if (rc == 1) {
+        Py_INCREF(Py_None);
+        out = Py_None;
+    } else {
+        int kind = o.kind == 1 ? PyUnicode_1BYTE_KIND : o.kind == 2 ? PyUnicode_2BYTE_KIND : PyUnicode_4BYTE_KIND;
+        out = PyUnicode_FromKindAndData(kind, o.buf, o.len);
+    }
+    PyMem_RawFree(o.buf);
+    return out;
+}
+
+static PyObject *py_setup(PyObject *self, PyObject *args) {
+    PyObject *fn;
+    if (!PyArg_ParseTuple(args, "O:setup", &fn)) return NULL;
+    if (!PyCallable_Check(fn)) {
+        PyErr_SetString(PyExc_TypeError, "setup: the skeleton function must be callable");
+        return NULL;
+    }
+    /* the table starts over (an earlier setup's strings are never freed: another thread may read them) */
+    g_ready = 0;
+    for (Py_UCS4 c = 0; c < BMP; c++) {
+        g_skel[c] = UNKNOWN;
+        g_ptr[c] = NULL;
+        g_len[c] = 0;
+    }
+    Py_INCREF(fn);
+    Py_XSETREF(g_fn, fn);
+    /* ASCII is filled now: its fast path reads the table without checking for UNKNOWN */
+    int plain = 1;
+    for (Py_UCS4 c = 0; c < 0x80; c++) {
+        if (resolve(c) < 0) return NULL;
+        if (g_skel[c] > 0xFF) plain = 0;
+    }
+    g_ascii_plain = plain;
+    g_ready = 1;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"setup", py_setup, METH_VARARGS,
+     "setup(fn): fn(cp) -> str, claimledger.skeleton's skeleton of one raw character (asked once per\n"
+     "BMP code point, the first time some bytes hold it; every time for the others)."},
+    {"skeleton_utf8", py_skeleton_utf8, METH_VARARGS,
+     "skeleton_utf8(data: bytes, stop: str = '') -> str | None: skeleton.of_raw(data.decode('utf-8-sig')),\n"
+     "None when data is not well-formed UTF-8 or holds one of the (non-ASCII) stop characters."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_cutf8skel",
+                                    "The skeleton of UTF-8 bytes (claimledger.skeleton.of_utf8).", -1, methods};
+
+PyMODINIT_FUNC PyInit__cutf8skel(void) { return PyModule_Create(&module); }
