@@ -7,7 +7,12 @@ hyphens, zero-width characters, combining marks, NFKC expansions, CJK, astral ch
 * ``of_raw(t)`` in C == ``of_raw_py(t)`` == ``of_normalized(normalize_py(t).text)``
   == ``of_normalized(normalize_c(t).text)`` (the invariant the prefilter rests on), and
 * a piece cut at random from ``normalize(t).text`` is never ruled out by ``Prefilter`` (C and
-  pure Python): the prefilter never says "cannot occur" where a quote occurs.
+  pure Python, and from the text's UTF-8 bytes): the prefilter never says "cannot occur" where a
+  quote occurs;
+* the skeleton of bytes (claimledger/_cutf8skel.c) equals its definition ``of_utf8_py`` on the
+  text's UTF-8 encoding (with and without a byte-order mark, with and without the Aozora stop
+  characters) and on a corrupted copy (bytes replaced, inserted or cut: None exactly when
+  CPython's decoder rejects them).
 
     .venv/bin/python scripts/fuzz_skeleton.py --cases 1000000 --jobs 2
 
@@ -34,10 +39,14 @@ def _chunk(args: tuple[int, int, int]) -> tuple[int, list[tuple[str, str]]]:
     from fuzz_normalize import case as pdf_like
 
     from claimledger import _normalize_core, skeleton
+    from claimledger.load.text import AOZORA_MARKS
     from claimledger.normalize import normalize_c, normalize_py
     from tests.normalize_cases import case as special
 
     ext = _normalize_core.load_extension()
+    utf8 = skeleton.utf8_core()
+    if utf8 is None:
+        raise SystemExit("claimledger._cutf8skel is not built: pip install -e .")
     bad: list[tuple[str, str]] = []
     for i in range(start, start + count):
         rng = random.Random(f"{seed}/{i}")
@@ -48,11 +57,26 @@ def _chunk(args: tuple[int, int, int]) -> tuple[int, list[tuple[str, str]]]:
         if len(set(got)) != 1:
             bad.append((text, "skeleton"))
             continue
+        data = text.encode("utf-8", "surrogatepass")
+        corrupt = bytearray(data)
+        for _ in range(rng.randrange(1, 4)):
+            at = rng.randrange(len(corrupt) + 1)
+            op = rng.randrange(3)
+            if op == 0 and at < len(corrupt):
+                corrupt[at] = rng.randrange(256)
+            elif op == 1:
+                corrupt[at:at] = bytes([rng.randrange(0x80, 0x100)])
+            else:
+                del corrupt[at : at + 1]
+        for b in (data, b"\xef\xbb\xbf" + data, bytes(corrupt)):
+            for stop in ("", AOZORA_MARKS):
+                if utf8.skeleton_utf8(b, stop) != skeleton.of_utf8_py(b, stop):
+                    bad.append((repr(b), f"skeleton_utf8 (stop {stop!r})"))
         if norm:
             a = rng.randrange(len(norm))
             piece = norm[a : a + rng.randrange(1, 60)]
             pf = skeleton.Prefilter([piece])
-            if not (pf.may_contain(text, ext=ext) and pf.may_contain(text, ext=None)):
+            if not (pf.may_contain(text, ext=ext) and pf.may_contain(text, ext=None)) or pf.rules_out_utf8(data):
                 bad.append((text, f"prefilter rules out {piece!r}"))
     return count, bad
 
