@@ -39,9 +39,11 @@ def on_boundaries(text: str, start: int, end: int) -> bool:
     return True
 
 
-def find_whole(text: str, nq: str, start: int = 0) -> int:
-    """First occurrence of ``nq`` at or after ``start`` that cuts no word or number, or -1."""
-    pos = text.find(nq, start)
+def find_whole(text: str, nq: str, start: int = 0, last: int | None = None) -> int:
+    """First occurrence of ``nq`` at or after ``start`` (and at or before ``last``) that cuts no word
+    or number, or -1. The boundaries are judged on the whole text either way."""
+    end = len(text) if last is None else min(len(text), max(last, start - 1) + len(nq))
+    pos = text.find(nq, start, end)
     while pos >= 0 and not on_boundaries(text, pos, pos + len(nq)):
-        pos = text.find(nq, pos + 1)
+        pos = text.find(nq, pos + 1, end)
     return pos

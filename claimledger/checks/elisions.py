@@ -89,10 +89,10 @@ def _occurrences(text: str, seg: str, lo: int, hi: int) -> list[int]:
     from claimledger.checks.boundaries import find_whole
 
     out: list[int] = []
-    pos = find_whole(text, seg, lo)
+    pos = find_whole(text, seg, lo, hi)  # bounded: a segment missing after a gap no longer reads to the end
     while 0 <= pos <= hi and len(out) < MAX_OCCURRENCES:
         out.append(pos)
-        pos = find_whole(text, seg, pos + 1)
+        pos = find_whole(text, seg, pos + 1, hi)
     return out
 
 
