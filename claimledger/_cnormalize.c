@@ -171,8 +171,12 @@ static int space_dropped(const Text *t, Py_ssize_t start, Py_ssize_t end) {
 
 typedef struct {
     int kind; /* 1, 2 or 4 bytes per character */
-    void *buf;
+    void *buf; /* the characters: a raw buffer, or the data of `str` */
     Py_ssize_t len, cap;
+    Py_UCS4 limit; /* the largest character buf can hold without widening */
+    int obj;       /* build the output in `str`, a str object returned as it is (never copied) */
+    PyObject *str; /* with obj: the str being built (refcount 1, never shared until it is done) */
+    int recheck;   /* with obj: a character was taken back, the kind may be wider than the text needs */
     int64_t *ns, *os, *oe;
     uint8_t *lin;
     Py_ssize_t nseg, segcap;
@@ -181,8 +185,11 @@ typedef struct {
 } B;
 
 /* A long text is normalized without the GIL, so other threads run (claimledger reads the next
- * source while it scans this one). The builder allocates with the raw allocator; the rare calls
- * into Python (characters outside the BMP, composing a combining mark) take the GIL back. */
+ * source while it scans this one). The builder allocates with the raw allocator, or (obj) builds
+ * the output str object itself, so the result is never copied: a copy of a large source's
+ * normalized text was the peak of a run's memory (issue 19); the rare calls into Python
+ * (characters outside the BMP, composing a combining mark, a str allocated or resized) take the
+ * GIL back. */
 static inline void gil_on(B *b) {
     if (b->ts) PyEval_RestoreThread(b->ts);
 }
@@ -200,23 +207,68 @@ static inline Py_UCS4 b_get(const B *b, Py_ssize_t i) {
     return ((uint32_t *)b->buf)[i];
 }
 
-static int b_widen(B *b, int kind) {
-    void *nb = PyMem_RawMalloc((size_t)b->cap * (size_t)kind);
-    if (!nb) return nomem(b);
-    for (Py_ssize_t i = 0; i < b->len; i++) {
-        Py_UCS4 c = b_get(b, i);
-        if (kind == 2) ((uint16_t *)nb)[i] = (uint16_t)c;
-        else ((uint32_t *)nb)[i] = c;
+/* a new str of `cap` characters up to `limit` (taking the GIL for it); NULL: out of memory */
+static PyObject *b_new_str(B *b, Py_ssize_t cap, Py_UCS4 limit) {
+    gil_on(b);
+    PyObject *s = PyUnicode_New(cap, limit);
+    if (!s) PyErr_Clear(); /* reported as b->nomem */
+    gil_off(b);
+    return s;
+}
+
+/* room for `c`: the characters so far copied to a wider buffer (a str: the narrowest one that
+ * holds c, as CPython requires of a str's kind) */
+static int b_widen(B *b, Py_UCS4 c) {
+    Py_UCS4 limit = c <= 0x7F ? 0x7F : c <= 0xFF ? 0xFF : c <= 0xFFFF ? 0xFFFF : 0x10FFFF;
+    int kind = limit <= 0xFF ? 1 : limit == 0xFFFF ? 2 : 4;
+    if (!b->obj && limit < 0xFF) limit = 0xFF;
+    PyObject *ns = NULL;
+    void *nb;
+    if (b->obj) {
+        ns = b_new_str(b, b->cap, limit);
+        if (!ns) return nomem(b);
+        nb = PyUnicode_DATA(ns);
+    } else {
+        nb = PyMem_RawMalloc((size_t)b->cap * (size_t)kind);
+        if (!nb) return nomem(b);
     }
-    PyMem_RawFree(b->buf);
+    for (Py_ssize_t i = 0; i < b->len; i++) {
+        Py_UCS4 ch = b_get(b, i);
+        if (kind == 1) ((uint8_t *)nb)[i] = (uint8_t)ch;
+        else if (kind == 2) ((uint16_t *)nb)[i] = (uint16_t)ch;
+        else ((uint32_t *)nb)[i] = ch;
+    }
+    if (b->obj) {
+        gil_on(b);
+        Py_XSETREF(b->str, ns);
+        gil_off(b);
+    } else {
+        PyMem_RawFree(b->buf);
+    }
     b->buf = nb;
     b->kind = kind;
+    b->limit = limit;
     return 0;
 }
 
 static int b_reserve(B *b, Py_ssize_t extra) {
     if (b->len + extra <= b->cap) return 0;
     Py_ssize_t cap = b->cap + b->cap / 2 + extra + 16;
+    if (b->obj) {
+        if (!b->str) {
+            b->str = b_new_str(b, cap, b->limit);
+            if (!b->str) return nomem(b);
+        } else {
+            gil_on(b);
+            int rc = PyUnicode_Resize(&b->str, cap); /* on failure b->str is left as it was */
+            if (rc < 0) PyErr_Clear();
+            gil_off(b);
+            if (rc < 0) return nomem(b);
+        }
+        b->buf = PyUnicode_DATA(b->str);
+        b->cap = cap;
+        return 0;
+    }
     void *nb = PyMem_RawRealloc(b->buf, (size_t)cap * (size_t)b->kind);
     if (!nb) return nomem(b);
     b->buf = nb;
@@ -226,8 +278,7 @@ static int b_reserve(B *b, Py_ssize_t extra) {
 
 /* append one character; room must have been reserved */
 static inline int b_put(B *b, Py_UCS4 c) {
-    if (c > 0xFF && b->kind == 1 && b_widen(b, c > 0xFFFF ? 4 : 2) < 0) return -1;
-    if (c > 0xFFFF && b->kind == 2 && b_widen(b, 4) < 0) return -1;
+    if (c > b->limit && b_widen(b, c) < 0) return -1;
     if (b->kind == 1) ((uint8_t *)b->buf)[b->len++] = (uint8_t)c;
     else if (b->kind == 2) ((uint16_t *)b->buf)[b->len++] = (uint16_t)c;
     else ((uint32_t *)b->buf)[b->len++] = c;
@@ -380,6 +431,8 @@ static int b_add(B *b, const Py_UCS4 *out, Py_ssize_t m, Py_ssize_t ostart, Py_s
                 PyMem_RawFree(merged);
                 return -1;
             }
+            /* the character taken back may have been the one that widened the kind */
+            if (last > (b->limit == 0x10FFFF ? 0xFFFF : b->limit == 0xFFFF ? 0xFF : 0x7F)) b->recheck = 1;
             b->len -= 1;
             if (b_reserve(b, ml) < 0) {
                 PyMem_RawFree(merged);
@@ -628,8 +681,11 @@ FLATTEN static int run_normalize_4(B *b, const Text *t, int keep) {
     return run_normalize(b, &k, keep);
 }
 
+/* frees everything (the GIL is held) */
 static void b_free(B *b) {
-    PyMem_RawFree(b->buf);
+    if (b->obj) Py_CLEAR(b->str);
+    else PyMem_RawFree(b->buf);
+    b->buf = NULL;
     PyMem_RawFree(b->ns);
     PyMem_RawFree(b->os);
     PyMem_RawFree(b->oe);
@@ -645,7 +701,7 @@ static PyObject *py_normalize(PyObject *self, PyObject *args) {
         return NULL;
     }
     Text t = {PyUnicode_KIND(text), PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text)};
-    B b = {1, NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0, NULL, 0};
+    B b = {.kind = 1, .limit = 0x7F, .obj = 1}; /* the output str is built in place */
     if (b_reserve(&b, t.n + 16) < 0) return PyErr_NoMemory();
     if (t.n >= NOGIL_MIN_CHARS) b.ts = PyEval_SaveThread();
     int rc = t.kind == PyUnicode_1BYTE_KIND   ? run_normalize_1(&b, &t, keep)
@@ -663,11 +719,31 @@ static PyObject *py_normalize(PyObject *self, PyObject *args) {
         b.len -= 1;
         if (b.nseg && b.ns[b.nseg - 1] >= b.len) b.nseg -= 1;
     }
-    int kind = b.kind == 1 ? PyUnicode_1BYTE_KIND : b.kind == 2 ? PyUnicode_2BYTE_KIND : PyUnicode_4BYTE_KIND;
-    PyObject *out = PyUnicode_FromKindAndData(kind, b.buf, b.len);
-    PyObject *ns = PyBytes_FromStringAndSize((const char *)b.ns, b.nseg * (Py_ssize_t)sizeof(int64_t));
-    PyObject *os = PyBytes_FromStringAndSize((const char *)b.os, b.nseg * (Py_ssize_t)sizeof(int64_t));
-    PyObject *oe = PyBytes_FromStringAndSize((const char *)b.oe, b.nseg * (Py_ssize_t)sizeof(int64_t));
+    PyObject *out = NULL;
+    Py_UCS4 top = 0;
+    if (b.recheck) /* rare: a wide character was taken back; is one left? */
+        for (Py_ssize_t i = 0; i < b.len; i++) top = Py_MAX(top, b_get(&b, i));
+    if (b.recheck && top <= (b.limit == 0x10FFFF ? 0xFFFF : b.limit == 0xFFFF ? 0xFF : 0x7F)) {
+        /* no: copied to the narrowest kind that holds it, as CPython requires of a str */
+        int kind = b.kind == 1 ? PyUnicode_1BYTE_KIND : b.kind == 2 ? PyUnicode_2BYTE_KIND : PyUnicode_4BYTE_KIND;
+        out = PyUnicode_FromKindAndData(kind, b.buf, b.len);
+    } else if (PyUnicode_Resize(&b.str, b.len) == 0) { /* the unused room given back, not copied */
+        out = b.str;
+        b.str = NULL;
+    }
+    Py_CLEAR(b.str);
+    b.buf = NULL;
+    /* each segment array freed once copied (a large text's arrays never exist three times) */
+    Py_ssize_t segbytes = b.nseg * (Py_ssize_t)sizeof(int64_t);
+    PyObject *ns = PyBytes_FromStringAndSize((const char *)b.ns, segbytes);
+    PyMem_RawFree(b.ns);
+    b.ns = NULL;
+    PyObject *os = PyBytes_FromStringAndSize((const char *)b.os, segbytes);
+    PyMem_RawFree(b.os);
+    b.os = NULL;
+    PyObject *oe = PyBytes_FromStringAndSize((const char *)b.oe, segbytes);
+    PyMem_RawFree(b.oe);
+    b.oe = NULL;
     PyObject *lin = PyByteArray_FromStringAndSize((const char *)b.lin, b.nseg);
     b_free(&b);
     if (!out || !ns || !os || !oe || !lin) {
@@ -898,7 +974,7 @@ static PyObject *py_skeleton(PyObject *self, PyObject *args) {
         return NULL;
     }
     Text t = {PyUnicode_KIND(text), PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text)};
-    B b = {1, NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0, NULL, 0};
+    B b = {.kind = 1, .limit = 0xFF}; /* a raw buffer (skeleton_run writes Latin-1 into it directly) */
     if (b_reserve(&b, t.n + 16) < 0) return PyErr_NoMemory();
     if (t.n >= NOGIL_MIN_CHARS) b.ts = PyEval_SaveThread();
     int rc = t.kind == PyUnicode_1BYTE_KIND   ? skeleton_run_1(&b, &t)
