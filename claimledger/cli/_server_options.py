@@ -9,7 +9,7 @@ import click
 
 from claimledger._config import DEFAULT_FETCH_TIMEOUT, GateConfig
 from claimledger.metrics import load_metrics_file
-from claimledger.server._pool import (
+from claimledger.server._limits import (  # not server._pool: `claimledger check` need not import the pool
     DEFAULT_MAX_READ_BYTES,
     DEFAULT_MAX_REQUESTS,
     DEFAULT_QUEUE,

@@ -34,14 +34,15 @@ from typing import Any
 from claimledger._config import GateConfig
 from claimledger._exceptions import ClaimledgerError
 from claimledger.load._child import die_with_parent
-from claimledger.server._rootfs import DEFAULT_MAX_READ_BYTES as DEFAULT_MAX_READ_BYTES  # re-exported
+from claimledger.server._limits import (  # re-exported (defined apart: the CLI reads them without the pool)
+    DEFAULT_MAX_READ_BYTES as DEFAULT_MAX_READ_BYTES,
+)
+from claimledger.server._limits import DEFAULT_MAX_REQUESTS as DEFAULT_MAX_REQUESTS
+from claimledger.server._limits import DEFAULT_QUEUE as DEFAULT_QUEUE
+from claimledger.server._limits import DEFAULT_TIMEOUT as DEFAULT_TIMEOUT
 from claimledger.server.judge_spec import JudgeSpec
 
 log = logging.getLogger("claimledger.http")
-
-DEFAULT_TIMEOUT = 120.0
-DEFAULT_MAX_REQUESTS = 500
-DEFAULT_QUEUE = 64
 
 
 class PoolError(ClaimledgerError):
