@@ -237,8 +237,12 @@ def _load(config: GateConfig, source_id: str, origin: str, key: IndexKey) -> Ind
                 chunks.append(chunk)
         if digest.hexdigest() != header["payload_sha256"]:
             return None  # corrupted or tampered: rebuild
-        text, norm_text, hidden = (chunks[i].decode("utf-8") for i in range(3))
-        chunks[0] = chunks[1] = chunks[2] = b""
+        decoded: list[str] = []
+        for i in range(3):  # each encoded chunk dropped once decoded: a large source's text is never
+            decoded.append(chunks[i].decode("utf-8"))  # held encoded and decoded twice over
+            chunks[i] = b""
+        text, norm_text, hidden = decoded
+        del decoded
         arrays: list[array[int]] = []
         for raw in chunks[3:6]:
             arr: array[int] = array("q")
