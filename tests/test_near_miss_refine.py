@@ -5,10 +5,12 @@ given edges unless a cell beats them strictly)."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
+import pytest
 from rapidfuzz import fuzz
 
-from claimledger.checks.quote_scan import _refine
+from claimledger.checks.quote_scan import _refine, _refine_bound, nearest_passages
 
 
 def _walk(q: str, text: str, start: int, end: int) -> tuple[float, int, int]:
@@ -45,3 +47,55 @@ def test_refine_moves_the_edges_to_the_quote() -> None:
     start = text.index(q) - 3
     score, s, e = _refine(q, text, start, start + len(q))
     assert (score, text[s:e]) == (100.0, q)
+
+
+def test_no_cell_of_the_grid_scores_more_than_the_bound() -> None:
+    """A candidate whose bound is below the best passage so far is not refined (it could not
+    replace it): the bound must hold for every cell, the given edges included."""
+    rng = random.Random(12)
+    for alphabet in ("ab ", "ab c日本", "the cat sat on a mat "):
+        for _ in range(3000):
+            text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 90)))
+            q = "".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 50)))
+            start = rng.randrange(0, len(text))
+            end = rng.randrange(start, len(text) + 1)
+            bound = _refine_bound(q, text, start, end)
+            assert _walk(q, text, start, end)[0] <= bound + 1e-9, (q, text, start, end)
+
+
+def test_skipping_candidates_changes_no_nearest_passage(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seeds of a one-word change vote for the true place and, through common words, for others;
+    the others cannot beat it and are not refined: the answer is the one refining every candidate."""
+    from claimledger import GateConfig
+    from claimledger.checks import quote_scan
+    from claimledger.load.index import read_source
+    from claimledger.normalize import normalize_quote
+
+    rng = random.Random(13)
+    words = ["the", "council", "said", "that", "the", "river", "policy", "was", "never", "going", "to", "change", "in", "the", "market"]
+    words += ["審議会は", "川の", "政策を", "変えない", "と", "述べた"]
+    text = " ".join(rng.choice(words) for _ in range(30_000))
+    (tmp_path / "s.txt").write_text(text, "utf-8")
+    ix = read_source("s", str(tmp_path / "s.txt"), GateConfig(cache_dir=tmp_path / "cache"))
+    quotes = []
+    for _ in range(150):
+        at = text.index(" ", rng.randrange(0, len(text) - 300)) + 1
+        toks = text[at : text.index(" ", at + 80)].split(" ")
+        toks[len(toks) // 2] = rng.choice(["zebra", "四十"])
+        quotes.append(normalize_quote(" ".join(toks)))
+    assert len(ix.primary.text) > quote_scan.FULL_SEARCH_LIMIT  # the seeded search, not the full one
+    refined: list[int] = []
+
+    def counted(*args: object) -> tuple[float, int, int]:
+        refined.append(1)
+        return _refine(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(quote_scan, "_refine", counted)
+    skipped = nearest_passages(quotes, ix)
+    fewer = len(refined)
+    monkeypatch.setattr(quote_scan, "_refine_bound", lambda *a: float("inf"))
+    every = nearest_passages(quotes, ix)
+    assert len(skipped) == len(quotes) and fewer < len(refined) - fewer  # candidates were skipped
+    assert {i: (ev.start, ev.end, score, p) for i, (ev, score, p) in skipped.items()} == {
+        i: (ev.start, ev.end, score, p) for i, (ev, score, p) in every.items()
+    }

@@ -185,6 +185,12 @@ def _seed_candidates(quotes: list[str], text: str) -> dict[int, list[int]]:
 
 
 def _align(q: str, text: str, lo: int, hi: int) -> tuple[float, int, int] | None:
+    span = _rough(q, text, lo, hi)
+    return None if span is None else _refine(q, text, *span)
+
+
+def _rough(q: str, text: str, lo: int, hi: int) -> tuple[int, int] | None:
+    """The passage of ``text[lo:hi]`` that fits ``q`` best, before its edges are refined."""
     from rapidfuzz import fuzz
 
     lo, hi = max(0, lo), min(len(text), hi)
@@ -193,7 +199,18 @@ def _align(q: str, text: str, lo: int, hi: int) -> tuple[float, int, int] | None
     al = fuzz.partial_ratio_alignment(q, text[lo:hi])
     if al is None:
         return None
-    return _refine(q, text, lo + al.dest_start, lo + al.dest_end)
+    return lo + al.dest_start, lo + al.dest_end
+
+
+def _refine_bound(q: str, text: str, start: int, end: int) -> float:
+    """No cell of :func:`_refine`'s grid scores more than this: every cell is a piece of the grid's
+    outer window, so it has at most that window's longest common subsequence with ``q``, and it is at
+    least ``end - start - 2k`` long (``ratio`` is 200 x LCS / (len(q) + len(piece)))."""
+    from rapidfuzz.distance import LCSseq
+
+    k = max(1, min(8, len(q) // 4))
+    common = LCSseq.similarity(q, text[max(0, start - k) : min(end + k, len(text))])
+    return 200.0 * common / (len(q) + max(1, end - start - 2 * k))
 
 
 def _refine(q: str, text: str, start: int, end: int) -> tuple[float, int, int]:
@@ -232,9 +249,18 @@ def nearest_passages(quotes: list[str], ix: IndexedSource) -> dict[int, tuple[Ev
         for qi, starts in _seed_candidates(quotes, text).items():
             q = quotes[qi]
             best = None
+            tried: set[tuple[int, int]] = set()
             for s in starts:
-                al = _align(q, text, s - len(q) // 2, s + len(q) + len(q) // 2)
-                if al is not None and (best is None or al[0] > best[0]):
+                rough = _rough(q, text, s - len(q) // 2, s + len(q) + len(q) // 2)
+                # a candidate replaces the best only when it scores strictly more: a passage already
+                # refined, or one whose grid cannot beat the best, is not refined (same answer)
+                if rough is None or rough in tried:
+                    continue
+                tried.add(rough)
+                if best is not None and _refine_bound(q, text, *rough) < best[0] - 1e-6:
+                    continue
+                al = _refine(q, text, *rough)
+                if best is None or al[0] > best[0]:
                     best = al
             spans[qi] = best
     for qi, span in spans.items():
