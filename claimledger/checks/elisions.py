@@ -98,7 +98,7 @@ def _occurrences(text: str, seg: str, lo: int, hi: int) -> list[int]:
 
 def find_elided(ix: IndexedSource, quote: ElidedQuote) -> Evidence | None:
     """Every segment in order, each gap bounded and within one passage; evidence with all spans."""
-    from claimledger.checks.quote_scan import source_evidence
+    from claimledger.checks.evidence import source_evidence
     from claimledger.checks.readings import reader_text
 
     text = ix.primary.text

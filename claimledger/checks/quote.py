@@ -16,7 +16,8 @@ from claimledger.checks.boundaries import find_whole
 from claimledger.checks.context import RunContext
 from claimledger.checks.diff import word_diff
 from claimledger.checks.elisions import ElidedQuote, dropped_meaning, find_elided, split_elided
-from claimledger.checks.quote_scan import Elided, evidence_at, find_in_hyphen_reading
+from claimledger.checks.evidence import evidence_at
+from claimledger.checks.quote_scan import Elided, find_in_hyphen_reading
 from claimledger.load.index import IndexedSource
 from claimledger.model.finding import Evidence, Finding, Reason, Status
 from claimledger.normalize import has_break_hyphens, normalize_quote

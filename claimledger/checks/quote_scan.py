@@ -24,10 +24,11 @@ from typing import Protocol
 from claimledger._exceptions import SourceError
 from claimledger.checks import seed_hits
 from claimledger.checks.boundaries import find_whole, on_boundaries
+from claimledger.checks.evidence import evidence_at, source_evidence
 from claimledger.checks.seed_hits import MIN_SEED, first_hits
 from claimledger.load.index import IndexedSource
 from claimledger.model.finding import Evidence
-from claimledger.normalize import Normalized, has_break_hyphens, normalize
+from claimledger.normalize import has_break_hyphens, normalize
 from claimledger.skeleton import Prefilter
 
 FULL_SEARCH_LIMIT = 50_000  # normalized characters; above this, seed-and-extend
@@ -79,26 +80,6 @@ class Unindexed(Protocol):
 # from its bytes (claimledger.load.index.RuledOut)
 UncitedLoader = Callable[[str, Prefilter], "IndexedSource | Unindexed | SourceError | None"]
 ReadAhead = Callable[[str, Prefilter | None], None]
-
-
-def evidence_at(ix: IndexedSource, norm: Normalized, start: int, end: int) -> Evidence:
-    a, b = norm.to_original(start, end)
-    return source_evidence(ix, a, b)
-
-
-def source_evidence(ix: IndexedSource, a: int, b: int) -> Evidence:
-    """Evidence for source text ``[a, b)``: the text as a reader sees it, page or line and column."""
-    from claimledger.checks.readings import reader_text
-
-    src = ix.source
-    page = src.page_of(a)
-    end_page = src.page_of(max(a, b - 1))
-    loc = src.location(a)
-    return Evidence(
-        source=src.id, start=a, end=b, text=reader_text(src.text[a:b]), page=page,
-        end_page=end_page if end_page != page else None,
-        line=loc[0] if loc else None, column=loc[1] if loc else None,
-    )  # fmt: skip
 
 
 def _context(ix: IndexedSource, ev: Evidence) -> str:
