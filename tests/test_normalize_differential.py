@@ -101,7 +101,12 @@ def test_line_numbers_counted_from_checkpoints_match_a_full_count() -> None:
     rng = random.Random(3)
     text = "".join(rng.choice("ab c\n日") for _ in range(20_000))
     src = Source("s", "s.txt", "text/plain", text, "0" * 64)
-    for _ in range(5000):
+    for k in range(5000):
         offset = rng.randrange(0, len(text) + 1)
         line_start = text.rfind("\n", 0, offset) + 1
         assert src.location(offset) == (text.count("\n", 0, offset) + 1, offset - line_start + 1)
+        if k < 32:  # the first lookups count from checkpoints; later, a list of every newline answers
+            assert "_newlines" not in src.__dict__
+    assert "_newlines" in src.__dict__
+    for offset in (0, 1, len(text) - 1, len(text)):
+        assert src.location(offset)[0] == text.count("\n", 0, offset) + 1  # type: ignore[index]

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import bisect
+import re
+from array import array
 from dataclasses import dataclass, field
 
-_MAX_LINE_MARKS = 4096
+_MARKS_BEFORE_INDEX = 64  # lookups counted from checkpoints before every newline is listed
+_NEWLINE = re.compile("\n")
 
 
 @dataclass(frozen=True)
@@ -50,16 +53,25 @@ class Source:
         return self._line_of(offset), offset - line_start + 1
 
     def _line_of(self, offset: int) -> int:
-        """1-based line of ``offset``: newlines counted from the nearest offset already counted,
-        not from the start (evidence in a long text file costs O(distance), not O(offset)).
+        """1-based line of ``offset``. The first lookups count newlines from the nearest offset
+        already counted, not from the start (evidence in a long text file costs O(distance), not
+        O(offset)); from the ``_MARKS_BEFORE_INDEX``-th on, every newline's offset is listed once
+        and a lookup is a bisection (a run with thousands of quotes in one source copied the
+        growing tuples of counted offsets at every lookup).
 
         The offsets counted so far live in the instance's ``__dict__`` as a pair of sorted tuples,
-        replaced whole (never changed in place), so threads sharing a source see a consistent pair."""
+        replaced whole (never changed in place), and the list of newlines is set once and never
+        changed, so threads sharing a source see a consistent state."""
+        newlines: array[int] | None = self.__dict__.get("_newlines")
+        if newlines is not None:
+            return bisect.bisect_left(newlines, offset) + 1
         marks: tuple[tuple[int, ...], tuple[int, ...]] = self.__dict__.get("_line_marks", ((0,), (1,)))
         offsets, lines = marks
         i = bisect.bisect_right(offsets, offset) - 1
         line = lines[i] + self.text.count("\n", offsets[i], offset)
-        if offsets[i] != offset and len(offsets) < _MAX_LINE_MARKS:
+        if len(offsets) >= _MARKS_BEFORE_INDEX:
+            object.__setattr__(self, "_newlines", array("q", [m.start() for m in _NEWLINE.finditer(self.text)]))
+        elif offsets[i] != offset:
             marks = ((*offsets[: i + 1], offset, *offsets[i + 1 :]), (*lines[: i + 1], line, *lines[i + 1 :]))
             object.__setattr__(self, "_line_marks", marks)  # frozen dataclass: a cache, not a field
         return line
