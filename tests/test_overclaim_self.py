@@ -152,3 +152,38 @@ def test_generated_japanese_texts(words: list[str], before: list[str]) -> None:
     ctx = "".join(before) + t + "可能性がある。"
     assert _left_out(t, ctx) == []
     assert _self_hits(t, ctx) == _pair_hits(t, t, ctx)
+
+
+# --- the source-context rules: the modifier before the quote found from the text near it ---------
+
+
+def _full_modifier(text: str, pos: int) -> object:
+    from claimledger.checks.overclaim._text import words
+    from claimledger.checks.overclaim.scope import en_modifier_before
+
+    toks = words(text)
+    idx = next((i for i, t in enumerate(toks) if t.start == pos), None)
+    return None if idx is None else ("token", en_modifier_before(text, toks, idx), toks[idx])
+
+
+def _near_modifier(text: str, pos: int) -> object:
+    from claimledger.checks.overclaim.around import _tokens_at
+    from claimledger.checks.overclaim.scope import en_modifier_before
+
+    near = _tokens_at(text, pos)
+    return None if near is None else ("token", en_modifier_before(text, near[0], near[1]), near[0][near[1]])
+
+
+@given(st.lists(st.sampled_from(["a", "B", "text-", "-", "'", " ", "  ", "\n", "\u3000", ".", "(", "AI", "x1", "é"]), max_size=24))
+def test_the_modifier_before_a_position_is_read_as_from_every_token(parts: list[str]) -> None:
+    text = "".join(parts)
+    for pos in range(len(text) + 1):
+        assert _near_modifier(text, pos) == _full_modifier(text, pos), (text, pos)
+
+
+def test_the_modifier_before_every_word_of_real_texts() -> None:
+    for t, ctx in CORPUS + PROSE[::7]:
+        text = ctx or t
+        for pos in range(len(text) + 1):
+            if pos == 0 or text[pos - 1] in " \n\t\u3000(\"'":
+                assert _near_modifier(text, pos) == _full_modifier(text, pos), (text, pos)

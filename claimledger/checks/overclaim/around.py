@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from claimledger.checks.overclaim import _text
 from claimledger.checks.overclaim._hit import Hit
 from claimledger.checks.overclaim._text import (
     Token,
@@ -213,11 +214,11 @@ def _statement_uses_quote(statement: str, quote: str) -> bool:
 
 
 def _scope_hits(statement: str, quote: str, ctx: str, span: tuple[int, int]) -> list[Hit]:
-    if not (states_quantity(quote) and states_quantity(statement)):
-        return []
+    # The modifier before the quote is looked for first (it reads a few characters of the context);
+    # whether both texts state a quantity only when there is one (the same answer, in another order).
     if is_japanese(quote):
         found = ja_modifier_before(ctx, span[0])
-        if found is None:
+        if found is None or not (states_quantity(quote) and states_quantity(statement)):
             return []
         mod_start, modifier = found
         runs = ja_runs(quote.strip()[:8])
@@ -229,12 +230,14 @@ def _scope_hits(statement: str, quote: str, ctx: str, span: tuple[int, int]) -> 
         pos = statement.find(head_text)
         return [scope_hit(statement, Token(head_text, pos, pos + len(head_text)), ctx,
                      (mod_start, span[0] + len(head_text)), modifier, "source_context")]  # fmt: skip
-    ctx_toks = words(ctx)
-    idx = next((i for i, t in enumerate(ctx_toks) if t.start == span[0]), None)
-    if idx is None:
+    near = _tokens_at(ctx, span[0])
+    if near is None:
         return []
+    ctx_toks, idx = near
     mod = en_modifier_before(ctx, ctx_toks, idx)
-    if mod is None or stem(mod.text) in stems_in(statement):
+    if mod is None or not (states_quantity(quote) and states_quantity(statement)):
+        return []
+    if stem(mod.text) in stems_in(statement):
         return []
     head = ctx_toks[idx]
     s_tok = next((t for t in words(statement) if t.low == head.low), None)
@@ -243,6 +246,38 @@ def _scope_hits(statement: str, quote: str, ctx: str, span: tuple[int, int]) -> 
     return [scope_hit(statement, s_tok, ctx, (mod.start, head.end), mod.text, "source_context")]
 
 
+def _tokens_at(text: str, pos: int) -> tuple[list[Token], int] | None:
+    """The English word token of ``text`` that starts at ``pos`` with the token before it, as
+    ``(tokens, index)`` such that ``tokens[index]`` and ``tokens[index - 1]`` are
+    ``words(text)[i]`` and ``words(text)[i - 1]`` for the ``i`` with ``words(text)[i].start == pos``
+    (all that :func:`en_modifier_before` reads); None when no token starts at ``pos``.
+
+    No token holds a whitespace character and the token pattern looks neither behind nor at the
+    string's ends, so after whitespace the tokens are those of a scan started there: the token
+    at ``pos`` (after whitespace) is the pattern's match at ``pos``, and the token before it is the
+    last of the whitespace-free run before that whitespace, when it ends the run. When it does not
+    (or there is none), a non-space character stands between the two tokens and
+    :func:`en_modifier_before` answers None whichever token it is: the run's last token serves.
+    Anywhere else (``pos`` not after whitespace) the whole text is tokenized.
+    """
+    if pos > 0 and not text[pos - 1].isspace():
+        toks = words(text)
+        idx = next((i for i, t in enumerate(toks) if t.start == pos), None)
+        return None if idx is None else (toks, idx)
+    m = _text._WORD.match(text, pos)
+    if m is None:
+        return None
+    head = Token(m.group(), m.start(), m.end())
+    end = len(text[:pos].rstrip())  # the end of the whitespace-free run before the space
+    start = end
+    while start > 0 and not text[start - 1].isspace():
+        start -= 1
+    before = [Token(t.group(), t.start(), t.end()) for t in _text._WORD.finditer(text, start, end)]
+    if not before:
+        # no token in the run: either none at all before pos (index 0), or one further back with
+        # non-space text between: None from en_modifier_before in both cases, as with index 0
+        return [head], 0
+    return [before[-1], head], 1
 def around_hits(statement: str, quote: str, source_context: str) -> list[Hit]:
     span = locate(quote, source_context)
     if span is None:
