@@ -187,3 +187,38 @@ def test_the_modifier_before_every_word_of_real_texts() -> None:
         for pos in range(len(text) + 1):
             if pos == 0 or text[pos - 1] in " \n\t\u3000(\"'":
                 assert _near_modifier(text, pos) == _full_modifier(text, pos), (text, pos)
+
+
+# --- numbers: the finders are not run on text they could find nothing in -------------------------
+
+_NUMBERISH = ["one", "Two", "THREE", "twenty", "hundred", "fold", "-fold", "four", "fourfold", "Fourfold", "twice",
+              "thrice", "half", "once", "factor", "a factor of", "doubled", "Tripling", "quadruples", "double",
+              "doubl", "some", "none", "often", "someone", "ten", "often", "_", "-", "'", " ", "  ", "\n", "x", "é",
+              "K", "ſix", "7", "٣", "３", "%", "倍", "三", "and", "times", "percent", "of"]  # fmt: skip
+
+
+def _assert_prefilters_sound(text: str) -> None:
+    from claimledger.checks.overclaim.figures import _DIGIT, _may_hold_number_words
+    from claimledger.numbers import find_multiplier_words, find_numbers, find_word_numbers
+
+    if _DIGIT.search(text) is None:
+        assert find_numbers(text) == [], text
+    if not _may_hold_number_words(text):
+        assert find_multiplier_words(text) == [] and find_word_numbers(text) == [], text
+
+
+@given(st.lists(st.sampled_from(_NUMBERISH), max_size=12))
+def test_the_number_finders_find_nothing_where_they_are_not_run(parts: list[str]) -> None:
+    for sep in ("", " "):
+        _assert_prefilters_sound(sep.join(parts))
+
+
+def test_the_number_finders_find_nothing_where_they_are_not_run_in_real_texts() -> None:
+    from claimledger.checks.overclaim.figures import _DIGIT, _may_hold_number_words
+
+    texts = [t for pair in CORPUS + PROSE for t in pair if t]
+    for text in texts:
+        _assert_prefilters_sound(text)
+    # and the prefilters do skip most of them (what they are for)
+    skipped = [t for t in texts if t.isascii() and not _DIGIT.search(t) and not _may_hold_number_words(t)]
+    assert len(skipped) > len(texts) // 10

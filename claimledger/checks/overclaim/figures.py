@@ -29,7 +29,10 @@ from claimledger.checks.overclaim.lexicon import (
 )
 from claimledger.model.finding import Reason
 from claimledger.numbers import (
+    _ADVERBS,
+    _VERB_STEMS,
     COUNTER_PATTERN,
+    EN_NUMBER_WORDS,
     Mention,
     find_kanji_numbers,
     find_multiplier_words,
@@ -130,11 +133,30 @@ def numbers_in(text: str) -> list[Num]:
     return list(_numbers_in(text))
 
 
+# What the number finders of claimledger/numbers.py need to find anything, read from the same
+# tables they are built from. find_numbers: a decimal digit (its pattern's body starts with \d, and
+# full-width digits are \d too). find_word_numbers and find_multiplier_words, in ASCII text (where
+# their case-insensitive patterns compare ASCII letters only): a whole word (a run of \w, as their
+# \b see it) that is a number word (or one with "fold": "fourfold"), a multiplier adverb,
+# "factor" or a multiplier verb ("doubled"). Text with neither is not scanned by those patterns:
+# they could not match (tests/test_overclaim_self.py compares both ways on real and generated text).
+_DIGIT = re.compile(r"\d")
+_WORD_RUN = re.compile(r"\w+")
+_NUMBER_TOKENS = frozenset(
+    [*EN_NUMBER_WORDS, *(w + "fold" for w in EN_NUMBER_WORDS), *_ADVERBS, "factor"]
+    + [stem + end for stem in _VERB_STEMS for end in ("ed", "es", "e", "ing")]
+)
+
+
+def _may_hold_number_words(text: str) -> bool:
+    return not text.isascii() or not _NUMBER_TOKENS.isdisjoint(_WORD_RUN.findall(text.lower()))
+
+
 @functools.lru_cache(maxsize=4096)
 def _numbers_in(text: str) -> tuple[Num, ...]:
     out: list[Num] = []
     taken: list[tuple[int, int]] = []
-    for m in find_numbers(text):
+    for m in find_numbers(text) if _DIGIT.search(text) else ():
         start, end, raw, val = m.start, m.end, m.text, m.value
         value, half, unit = val.value, val.half_unit or 0.0, val.unit
         if unit is None and text[end : end + 1] == "割":
@@ -146,7 +168,9 @@ def _numbers_in(text: str) -> tuple[Num, ...]:
         hedges, hs, he = _hedges(text, start, end)
         out.append(Num(start, end, raw, value, half, unit, hedges, hs, he, _anchor(text, end, start)))
         taken.append((start, end))
-    words: list[Mention] = find_multiplier_words(text) + find_word_numbers(text)
+    words: list[Mention] = []
+    if _may_hold_number_words(text):
+        words = find_multiplier_words(text) + find_word_numbers(text)
     words += [k for k in find_kanji_numbers(text) if k.value.unit in ("x", "%")]
     for wm in sorted(words, key=lambda m: m.start):
         start, end = wm.start, wm.end
