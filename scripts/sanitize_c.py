@@ -10,8 +10,8 @@ sanitizer runtime preloaded:
   path of claimledger/checks/seed_hits.py) on random texts of every string width;
 - the skeleton prefilter's fuzz (scripts/fuzz_skeleton.py: the compiled skeleton against the
   pure-Python one and both normalizers);
-- long texts (past the size where the C core releases the GIL) normalized and skeletonized on
-  four threads at once, compared with the pure-Python results;
+- long texts (past the size where the C core releases the GIL) normalized and skeletonized (from
+  the text and from its UTF-8 bytes) on four threads at once, compared with the pure-Python results;
 - any other extension's import (an extension this script does not know is at least loaded).
 
 A memory error or undefined behaviour stops the run with the sanitizer's report (exit status
@@ -91,7 +91,11 @@ def one(t):
     a, b = normalize_c(t, ext=ext), normalize_py(t)
     same = (a.text, list(a.norm_start), list(a.orig_start), list(a.orig_end), bytes(a.linear)) == (
         b.text, list(b.norm_start), list(b.orig_start), list(b.orig_end), bytes(b.linear))
-    return same and skeleton.of_raw(t, ext=ext) == skeleton.of_raw_py(t)
+    data = t.encode("utf-8", "surrogatepass")  # the skeleton of its bytes too (claimledger/_cutf8skel.c)
+    return same and skeleton.of_raw(t, ext=ext) == skeleton.of_raw_py(t) and (
+        utf8 is None or utf8.skeleton_utf8(data) == skeleton.of_utf8_py(data))
+utf8 = skeleton.utf8_core()
+assert utf8 is None or utf8.__file__.startswith(sys.argv[1]), utf8
 with ThreadPoolExecutor(4) as pool:
     results = list(pool.map(one, texts * 3))
 bad = results.count(False)

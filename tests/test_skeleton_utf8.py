@@ -220,3 +220,20 @@ def test_sources_ruled_out_from_their_bytes_are_never_decoded(
     assert decoded[:3] == [files["a.txt"], files["c.txt"], files["e.txt"]]
     assert len(decoded) == 3 + len(files)
     assert ctx.source_facts()["b"].sha256 and ctx.source_facts()["d"].media_type == "text/plain"
+
+
+def test_four_threads_filling_the_table_at_once_agree_with_the_definition(core: ModuleType) -> None:
+    """Long texts (read without the GIL) with many code points not seen before, on four threads at
+    once: each entry is filled once under the GIL and read without it; every result is exact."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    core.setup(skeleton.raw_of_char)  # a fresh, empty table (as at the first use in a process)
+    rng = random.Random(12)
+    blocks = [range(0x4E00, 0x4F00), range(0xAC00, 0xAD00), range(0x0100, 0x0250), range(0xFB00, 0xFB50)]
+    texts = []
+    for i in range(8):
+        chars = [chr(c) for c in blocks[i % 4]] + list("abc 123 ") + ["\U0001d400"]
+        texts.append("".join(rng.choice(chars) for _ in range(30_000)))
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda t: core.skeleton_utf8(t.encode()), texts * 2))
+    assert got == [skeleton.of_raw_py(t) for t in texts * 2]
