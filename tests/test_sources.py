@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 
 import pytest
@@ -53,6 +54,27 @@ def test_too_large(tmp_path: Path) -> None:
     with pytest.raises(SourceError) as info:
         load_source("x", str(p), GateConfig(max_source_bytes=100))
     assert info.value.reason == "source_too_large"
+
+
+def test_what_is_opened_is_what_is_checked_and_read(tmp_path: Path) -> None:
+    """A source file is opened once; the open file is checked (a regular file, its size) and read,
+    never past --max-source-bytes, whatever the path named before or grows to meanwhile."""
+    os.mkfifo(tmp_path / "pipe")  # opening it for reading would wait for a writer: it must not
+    with pytest.raises(SourceError) as err:
+        load_source("x", str(tmp_path / "pipe"), GateConfig())
+    assert err.value.reason == "source_unreadable" and "not a regular file" in str(err.value)
+    with pytest.raises(SourceError) as err:
+        load_source("x", str(tmp_path), GateConfig())  # a directory
+    assert err.value.reason == "source_unreadable" and "not a regular file" in str(err.value)
+    # a regular file whose size says 0 and which holds more: /proc files are read, bounded
+    status = Path("/proc/self/status")
+    assert status.stat().st_size == 0 and len(status.read_bytes()) > 200
+    with pytest.raises(SourceError) as err:
+        load_source("x", str(status), GateConfig(max_source_bytes=100))
+    assert err.value.reason == "source_too_large" and "grew past the limit of 100 bytes" in str(err.value)
+    assert "VmRSS" in load_source("x", str(status), GateConfig()).text
+    (tmp_path / "exact.txt").write_bytes(b"x" * 100)  # at the limit, not over it
+    assert load_source("x", str(tmp_path / "exact.txt"), GateConfig(max_source_bytes=100)).text == "x" * 100
 
 
 def test_text_encodings(tmp_path: Path) -> None:
