@@ -305,7 +305,10 @@ def scan_quotes(
         keep = Prefilter(pending)
         others = [sid for sid in all_sources if sid not in by_source]
         for i, sid in enumerate(others):
-            if ahead is not None and uncited is not None and i + 1 < len(others):
+            # every other source is read ahead: the reading thread tests source i + 1 while this
+            # one tests source i (each test runs without the GIL), so both cores work; results are
+            # still taken in source order
+            if ahead is not None and uncited is not None and i % 2 == 0 and i + 1 < len(others):
                 ahead(others[i + 1], keep)
             got = uncited(sid, keep) if uncited is not None else load(sid)
             if got is None or isinstance(got, SourceError):
