@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import importlib
 import os
+import threading
 import unicodedata
 from array import array
 from collections.abc import Callable, Sequence
@@ -51,6 +52,9 @@ def _load() -> tuple[ModuleType | None, str]:
 
 _EXT, CORE = _load()
 _ready: set[int] = set()
+# setup() starts the C tables over: it runs once, never while another thread's pass reads them
+# (two threads normalizing for the first time at once would otherwise both run it)
+_SETUP_LOCK = threading.Lock()
 
 
 def active(defs: Definitions) -> bool:
@@ -62,10 +66,12 @@ def active(defs: Definitions) -> bool:
     """
     global _EXT, CORE
     if _EXT is not None and id(_EXT) not in _ready:
-        try:
-            setup(_EXT, defs)
-        except Exception as exc:
-            _EXT, CORE = None, f"pure Python (the C core failed to start: {type(exc).__name__}: {exc})"
+        with _SETUP_LOCK:
+            if _EXT is not None and id(_EXT) not in _ready:
+                try:
+                    setup(_EXT, defs)
+                except Exception as exc:
+                    _EXT, CORE = None, f"pure Python (the C core failed to start: {type(exc).__name__}: {exc})"
     return _EXT is not None
 
 

@@ -107,11 +107,14 @@ def _ext() -> ModuleType | None:
     if ext is None or not hasattr(ext, "skeleton") or id(ext) in _failed:
         return None
     if id(ext) not in _ready:
-        try:
-            setup(ext)
-        except Exception:
-            _failed.add(id(ext))
-            return None
+        with _core._SETUP_LOCK:  # once, never while another thread's pass reads the table
+            if id(ext) not in _ready and id(ext) not in _failed:
+                try:
+                    setup(ext)
+                except Exception:
+                    _failed.add(id(ext))
+            if id(ext) in _failed:
+                return None
     return ext
 
 

@@ -296,3 +296,30 @@ def test_a_definition_outside_the_bmp_is_refused_at_setup(ext: ModuleType) -> No
             _normalize_core.setup(ext, _CORE_DEFINITIONS._replace(invisible=nmod.INVISIBLE + "\U000e0001"))
     finally:
         _restart(ext)
+
+
+def test_threads_normalizing_first_at_once_set_the_core_up_once(ext: ModuleType) -> None:
+    """setup() starts the tables over, so it must never run while another thread's pass reads them:
+    in a fresh process, threads that all normalize for the first time at once set the core up once."""
+    code = """
+import threading, time
+from claimledger import _normalize_core as core
+from claimledger.normalize import normalize, normalize_py
+calls = []
+real = core._EXT.setup
+core._EXT.setup = lambda *a: (calls.append(1), time.sleep(0.05), real(*a))[2]  # a slow setup: the others wait
+text = "".join(chr(c) for c in range(0xA0, 0x3000, 7)) * 3 + " the end"
+barrier = threading.Barrier(8)
+out = []
+def work():
+    barrier.wait()
+    out.append(normalize(text))
+threads = [threading.Thread(target=work) for _ in range(8)]
+for t in threads: t.start()
+for t in threads: t.join()
+want = normalize_py(text)
+print(len(calls), all(n.text == want.text and n.norm_start == want.norm_start and n.orig_end == want.orig_end for n in out), len(out))
+"""
+    env = {k: v for k, v in os.environ.items() if k != "CLAIMLEDGER_PURE_PYTHON"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    assert out.stdout.split() == ["1", "True", "8"]
