@@ -409,7 +409,7 @@ def normalize(text: str, *, keep_break_hyphens: bool = False) -> Normalized:
     return normalize_py(text, keep_break_hyphens=keep_break_hyphens)
 
 
-# What the compiled core reads from this module (tables are built from it at first use).
+# What the compiled core reads from this module (each code point's entry is computed from it the first time a text holds it).
 _CORE_DEFINITIONS = _core.Definitions(_FOLD.__getitem__, INVISIBLE, _SPACE_DROP_RANGES, _FW_OPEN, _FW_CLOSE)
 
 
