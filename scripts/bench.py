@@ -641,10 +641,12 @@ WHY = [
     "  naive gate never looks beyond the cited document. So our cost grows with the corpus and with",
     "  the per-claim work, the naive one with quotes times document size. The index cache removes",
     "  the normalization on a second run (see *End to end*).",
-    "- **memory**: the original text, the normalized text and the normalizer's output buffer coexist",
-    "  for the source being read (the hyphen-keeping reading is built only in small windows); a text",
-    "  with an emoji is stored by CPython at 4 bytes per character. Sources are processed one at a",
-    "  time, so the peak does not grow with the number of sources.",
+    "- **memory**: the original text and its normalized text (built in place by the C core, no final",
+    "  copy) coexist with the offset map for the source being read (the hyphen-keeping reading is built",
+    "  only in small windows); a text with an emoji is stored by CPython at 4 bytes per character.",
+    "  Sources are processed one at a time, so the peak does not grow with the number of sources.",
+    "- **warm**: a warm run still imports the package (about half of it), parses the ledger and",
+    "  computes the near misses of the quotes not found again (only the index is cached).",
 ]
 
 
