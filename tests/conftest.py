@@ -38,3 +38,19 @@ def write_ledger(tmp_path: Path) -> Callable[[str], Path]:
         return path
 
     return write
+
+
+@pytest.fixture
+def source_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The ids of the sources a run reads (``read_source`` calls, the read-ahead thread's included)."""
+    from claimledger.checks import context
+
+    reads: list[str] = []
+    real = context.read_source
+
+    def counted(source_id: str, *args: object, **kwargs: object) -> object:
+        reads.append(source_id)
+        return real(source_id, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(context, "read_source", counted)
+    return reads

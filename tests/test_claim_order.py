@@ -46,18 +46,9 @@ def ledger(tmp_path: Path, write_ledger: Callable[..., Path]) -> Path:
 
 
 def test_each_source_is_read_once_and_findings_keep_the_ledger_order(
-    ledger: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ledger: Path, tmp_path: Path, source_reads: list[str]
 ) -> None:
-    from claimledger.checks import context
-
-    reads: list[str] = []
-    real = context.read_source
-
-    def counted(source_id: str, *args: object, **kwargs: object) -> object:
-        reads.append(source_id)
-        return real(source_id, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(context, "read_source", counted)
+    reads = source_reads
     steps: list[tuple[str, int, int]] = []
     report = gate(ledger, config=GateConfig(cache_dir=tmp_path / "cache"),
                   progress=lambda what, done, total: steps.append((what, done, total)))  # fmt: skip

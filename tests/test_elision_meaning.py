@@ -99,12 +99,11 @@ def test_insertions_are_assigned_to_their_gaps() -> None:
 
 
 def test_elided_quotes_are_answered_while_their_source_is_loaded(
-    tmp_path: Path, write_ledger: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, write_ledger: Callable[..., Path], source_reads: list[str]
 ) -> None:
     """The scan looks for an elided quote's segments while its cited source is loaded: the literal
     check does not read the source again (only two indexed sources stay in memory; with claims that
     alternate between three sources, every elided quote used to load its source back from the cache)."""
-    from claimledger.checks import context
 
     third = "A third source about something else entirely, long enough to be a source of its own.\n"
     (tmp_path / "en.txt").write_text(EN, "utf-8")
@@ -116,16 +115,8 @@ def test_elided_quotes_are_answered_while_their_source_is_loaded(
         rows.append(f"  - {{id: X{i}, kind: quote, source: other, quote: \"a third source about something else\"}}")
     ledger = write_ledger("version: 1\nsources: {en: en.txt, ja: ja.txt, other: other.txt}\nclaims:\n"
                           + "\n".join(rows) + "\n")  # fmt: skip
-    reads: list[str] = []
-    real = context.read_source
-
-    def counted(source_id: str, *args: object, **kwargs: object) -> object:
-        reads.append(source_id)
-        return real(source_id, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(context, "read_source", counted)
     out = gate(ledger)
-    assert sorted(reads) == ["en", "ja", "other"]  # each read once, by the scan
+    assert sorted(source_reads) == ["en", "ja", "other"]  # each read once, by the scan
     got = {f.claim_id: f for f in out.findings if f.check == "literal_quote"}
     for cid, _, _, verified, kind in CASES:
         assert got[cid].verified is verified, cid

@@ -5,6 +5,7 @@ given edges unless a cell beats them strictly)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -30,15 +31,20 @@ def _walk(q: str, text: str, start: int, end: int) -> tuple[float, int, int]:
     return best
 
 
-def test_refine_matches_the_cell_by_cell_walk() -> None:
-    rng = random.Random(11)
+def _cases(seed: int) -> Iterator[tuple[str, str, int, int]]:
+    """(quote, text, start, end): random passages of small alphabets, ties everywhere."""
+    rng = random.Random(seed)
     for alphabet in ("ab ", "ab c日本", "the cat sat on a mat "):
         for _ in range(3000):
             text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 90)))
             q = "".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 50)))
             start = rng.randrange(0, len(text))
-            end = rng.randrange(start, len(text) + 1)
-            assert _refine(q, text, start, end) == _walk(q, text, start, end), (q, text, start, end)
+            yield q, text, start, rng.randrange(start, len(text) + 1)
+
+
+def test_refine_matches_the_cell_by_cell_walk() -> None:
+    for q, text, start, end in _cases(11):
+        assert _refine(q, text, start, end) == _walk(q, text, start, end), (q, text, start, end)
 
 
 def test_refine_moves_the_edges_to_the_quote() -> None:
@@ -52,15 +58,8 @@ def test_refine_moves_the_edges_to_the_quote() -> None:
 def test_no_cell_of_the_grid_scores_more_than_the_bound() -> None:
     """A candidate whose bound is below the best passage so far is not refined (it could not
     replace it): the bound must hold for every cell, the given edges included."""
-    rng = random.Random(12)
-    for alphabet in ("ab ", "ab c日本", "the cat sat on a mat "):
-        for _ in range(3000):
-            text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 90)))
-            q = "".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 50)))
-            start = rng.randrange(0, len(text))
-            end = rng.randrange(start, len(text) + 1)
-            bound = _refine_bound(q, text, start, end)
-            assert _walk(q, text, start, end)[0] <= bound + 1e-9, (q, text, start, end)
+    for q, text, start, end in _cases(12):
+        assert _walk(q, text, start, end)[0] <= _refine_bound(q, text, start, end) + 1e-9, (q, text, start, end)
 
 
 def test_skipping_candidates_changes_no_nearest_passage(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
