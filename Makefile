@@ -42,12 +42,12 @@ demo: $(STAMP)
 HYPOTHESIS_PROFILE ?= ci
 test: $(STAMP)
 	scripts/install-test-deps.sh
-	$(BIN)/ruff check claimledger evaluation tests
+	$(BIN)/ruff check claimledger evaluation tests scripts
 	$(BIN)/mypy
 	HYPOTHESIS_PROFILE=$(HYPOTHESIS_PROFILE) $(BIN)/python -m pytest -q
 
 lint: $(STAMP)
-	$(BIN)/ruff check claimledger evaluation tests
+	$(BIN)/ruff check claimledger evaluation tests scripts
 	$(BIN)/ruff format --check claimledger evaluation tests
 
 typecheck: $(STAMP)

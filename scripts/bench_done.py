@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import bench  # noqa: E402
+import bench
 
 ROWS: dict[str, tuple[int, int, int, str]] = {
     # name: (corpus characters, characters per document, quotes, quote maker)
@@ -125,7 +125,7 @@ def quote_row(work: Path, name: str, scale: float, rounds: int, naive_limit: int
 
 
 def warm_row(work: Path, scale: float, rounds: int) -> dict[str, Any]:
-    total, per_doc, n, _ = ROWS["100m_10k"]
+    total, _per_doc, n, _ = ROWS["100m_10k"]
     total, n = int(total * scale), max(10, int(n * scale))
     docs_dir = work / "docs-warm"
     docs = bench.build_corpus(docs_dir, total)

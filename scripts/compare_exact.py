@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import bench  # noqa: E402  (scripts/bench.py: corpus and quote generators)
+import bench  # scripts/bench.py: corpus and quote generators
 
 # name -> (corpus chars, chars per document, quotes, quote maker, share of quotes citing a wrong source)
 WORKLOADS: dict[str, tuple[int, int, int, str, float]] = {
