@@ -206,3 +206,25 @@ def test_a_store_that_cannot_be_written_costs_speed_never_a_check(tmp_path: Path
     (cache / "overclaim").write_text("a file where the store's folder belongs", encoding="utf-8")
     assert _overclaims(_run(tmp_path, ledger, cache)) == expected
     assert _overclaims(_run(tmp_path, ledger, cache)) == expected
+
+
+def test_a_cold_store_is_not_asked_claim_by_claim(tmp_path: Path) -> None:
+    """A store that held nothing when the run opened it answers nothing, without one query per claim
+    (100,000 claims made 100,000 lookups that found nothing); a store with rows is asked."""
+    from claimledger.checks.overclaim.store import ResultStore
+
+    path = tmp_path / "store.sqlite"
+    cold = ResultStore(path)
+    hits = overclaim_hits("All users prefer it.", "some users prefer it")
+    assert cold.get("k1") is None and cold._empty
+    queries: list[str] = []
+    assert cold._db is not None
+    cold._db.set_trace_callback(queries.append)
+    assert cold.get("k2") is None and not queries
+    cold.put("k1", hits)
+    assert cold.get("k1") == hits  # this run's own results are answered
+    cold.close()
+    warm = ResultStore(path)
+    assert warm.get("k1") == hits and not warm._empty
+    assert warm.get("k2") is None
+    warm.close()

@@ -150,6 +150,7 @@ class ResultStore:
         self.path = path
         self._db: sqlite3.Connection | None = None
         self._broken = False
+        self._empty = False  # the store held nothing when it was opened (a cold cache): no lookups
         self._new: dict[str, str] = {}
 
     def _open(self) -> sqlite3.Connection | None:
@@ -158,6 +159,7 @@ class ResultStore:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 db = sqlite3.connect(self.path, timeout=10)
                 db.execute("CREATE TABLE IF NOT EXISTS hits (key TEXT PRIMARY KEY, payload TEXT NOT NULL, check_ TEXT NOT NULL)")
+                self._empty = db.execute("SELECT 1 FROM hits LIMIT 1").fetchone() is None
                 self._db = db
             except (OSError, sqlite3.Error):
                 self._broken = True  # no store: every claim is checked afresh
@@ -168,7 +170,7 @@ class ResultStore:
         payload = self._new.get(key)
         if payload is None:
             db = self._open()
-            if db is None:
+            if db is None or self._empty:  # a cold store: one query per claim would find nothing
                 return None
             try:
                 row = db.execute("SELECT payload, check_ FROM hits WHERE key = ?", (key,)).fetchone()
