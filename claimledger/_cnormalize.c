@@ -22,6 +22,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_lazytable.h" /* SPECIAL, UNKNOWN, LOAD*, STORE_REL, lazy_resolve */
+
 #if defined(__GNUC__)
 #define FLATTEN __attribute__((flatten))
 #else
@@ -30,8 +32,6 @@
 
 #define BMP 0x10000
 #define NOGIL_MIN_CHARS 4096 /* shorter texts (quotes) keep the GIL: releasing it costs more */
-#define SPECIAL 0x80000000u /* g_fold entry: the character does not fold one to one */
-#define UNKNOWN 0xC0000000u /* g_fold / g_skel entry not computed yet (its SPECIAL bit takes the slow path) */
 #define NONE 0xFFFFFFFFu    /* no character (before the start / after the end) */
 
 #define F_INVISIBLE 1
@@ -41,15 +41,6 @@
 #define F_SPACE 32   /* str.isspace() (computed at setup with the interpreter's own Py_UNICODE_ISSPACE) */
 #define F_TRIGGER 64 /* whitespace other than an ASCII space, or invisible: ends a plain run */
 
-#if defined(__GNUC__)
-#define LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
-#define LOAD_ACQ(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
-#define STORE_REL(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
-#else
-#define LOAD(p) (*(p))
-#define LOAD_ACQ(p) (*(volatile uint32_t *)(p))
-#define STORE_REL(p, v) (*(volatile uint32_t *)(p) = (v))
-#endif
 
 static uint32_t g_fold[BMP];            /* code point -> its fold, SPECIAL, or UNKNOWN (filled lazily) */
 static uint8_t g_flags[BMP];            /* F_* bits: set by setup(), never written afterwards */
@@ -853,35 +844,7 @@ static int g_skel_ready = 0;
 #define SKEL_BASE 1000003ull
 
 /* Fill a BMP code point's skeleton entry (the GIL is held). */
-static int skel_resolve(Py_UCS4 c) {
-    if (LOAD_ACQ(&g_skel[c]) != UNKNOWN) return 0; /* another thread filled it meanwhile */
-    PyObject *s = PyObject_CallFunction(g_skel_fn, "k", (unsigned long)c);
-    if (!s) return -1;
-    if (!PyUnicode_Check(s) || PyUnicode_GET_LENGTH(s) > 255) {
-        Py_DECREF(s);
-        PyErr_SetString(PyExc_TypeError, "skeleton: a character's skeleton must be a str of at most 255 characters");
-        return -1;
-    }
-    Py_ssize_t m = PyUnicode_GET_LENGTH(s);
-    uint32_t v = 0;
-    if (m == 1) {
-        v = PyUnicode_READ_CHAR(s, 0);
-    } else if (m > 1) {
-        Py_UCS4 *u = PyMem_RawMalloc((size_t)m * sizeof(Py_UCS4));
-        if (!u) {
-            Py_DECREF(s);
-            PyErr_NoMemory();
-            return -1;
-        }
-        for (Py_ssize_t i = 0; i < m; i++) u[i] = PyUnicode_READ_CHAR(s, i);
-        g_skel_ptr[c] = u;
-        g_skel_len[c] = (uint8_t)m;
-        v = SPECIAL;
-    }
-    Py_DECREF(s);
-    STORE_REL(&g_skel[c], v);
-    return 0;
-}
+static int skel_resolve(Py_UCS4 c) { return lazy_resolve(g_skel, g_skel_ptr, g_skel_len, g_skel_fn, c, "skeleton"); }
 
 static int skel_put(B *b, const Py_UCS4 *u, Py_ssize_t m, Py_ssize_t remaining) {
     /* room for this expansion and one character for every input character still to come */

@@ -17,18 +17,11 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_lazytable.h" /* SPECIAL, UNKNOWN, LOAD*, STORE_REL, lazy_resolve */
+
 #define BMP 0x10000
-#define SPECIAL 0x80000000u
-#define UNKNOWN 0xC0000000u /* entry not asked yet (its SPECIAL bit takes the slow path) */
 #define NOGIL_MIN_BYTES 4096
 
-#if defined(__GNUC__)
-#define LOAD_ACQ(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
-#define STORE_REL(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
-#else
-#define LOAD_ACQ(p) (*(volatile uint32_t *)(p))
-#define STORE_REL(p, v) (*(volatile uint32_t *)(p) = (v))
-#endif
 
 /* The table is filled lazily, as _cnormalize.c's: a BMP code point's entry is asked of
  * skeleton.raw_of_char the first time some bytes hold it (0: no skeleton; one character; SPECIAL:
@@ -129,35 +122,7 @@ static int astral(Out *o, Py_UCS4 c, Py_ssize_t remaining) {
 }
 
 /* Fill a BMP code point's entry (the GIL is held). */
-static int resolve(Py_UCS4 c) {
-    if (LOAD_ACQ(&g_skel[c]) != UNKNOWN) return 0; /* another thread filled it meanwhile */
-    PyObject *s = PyObject_CallFunction(g_fn, "k", (unsigned long)c);
-    if (!s) return -1;
-    if (!PyUnicode_Check(s) || PyUnicode_GET_LENGTH(s) > 255) {
-        Py_DECREF(s);
-        PyErr_SetString(PyExc_TypeError, "skeleton_utf8: a character's skeleton must be a str of at most 255 characters");
-        return -1;
-    }
-    Py_ssize_t m = PyUnicode_GET_LENGTH(s);
-    uint32_t v = 0;
-    if (m == 1) {
-        v = PyUnicode_READ_CHAR(s, 0);
-    } else if (m > 1) {
-        Py_UCS4 *u = PyMem_RawMalloc((size_t)m * sizeof(Py_UCS4));
-        if (!u) {
-            Py_DECREF(s);
-            PyErr_NoMemory();
-            return -1;
-        }
-        for (Py_ssize_t i = 0; i < m; i++) u[i] = PyUnicode_READ_CHAR(s, i);
-        g_ptr[c] = u;
-        g_len[c] = (uint8_t)m;
-        v = SPECIAL;
-    }
-    Py_DECREF(s);
-    STORE_REL(&g_skel[c], v);
-    return 0;
-}
+static int resolve(Py_UCS4 c) { return lazy_resolve(g_skel, g_ptr, g_len, g_fn, c, "skeleton_utf8"); }
 
 static inline int emit(Out *o, Py_UCS4 c, Py_ssize_t remaining) {
     if (c >= BMP) return astral(o, c, remaining);
