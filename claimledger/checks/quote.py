@@ -11,11 +11,10 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
-from claimledger._exceptions import SourceError
 from claimledger.checks.boundaries import find_whole
 from claimledger.checks.context import RunContext
 from claimledger.checks.diff import word_diff
-from claimledger.checks.elisions import ElidedQuote, dropped_meaning, find_elided, split_elided
+from claimledger.checks.elisions import ElidedQuote, split_elided
 from claimledger.checks.evidence import evidence_at
 from claimledger.checks.quote_scan import Elided, find_in_hyphen_reading
 from claimledger.load.index import IndexedSource
@@ -136,10 +135,11 @@ def check_quote_text(
 
 
 def _check_elided(
-    claim_id: str, source_id: str, quote: ElidedQuote, ctx: RunContext, check: str, scanned: Elided | None = None
+    claim_id: str, source_id: str, quote: ElidedQuote, ctx: RunContext, check: str, scanned: Elided | None
 ) -> Finding | None:
     """An elided quote: verified when every segment is found in order in one passage; None to
-    report the quote as any other miss. ``scanned``: what the scan found while the source was loaded."""
+    report the quote as any other miss. ``scanned``: where the scan found its segments while the
+    source was loaded (checks/quote_scan.py)."""
     short = [s for s in quote.segments if len(s) < ctx.config.min_quote_chars]
     if short:
         return Finding(
@@ -147,12 +147,8 @@ def _check_elided(
             f"elided quote: the segment {short[0]!r} has {len(short[0])} characters after normalization; "
             f"each segment needs at least {ctx.config.min_quote_chars} for a match to mean anything",
         )  # fmt: skip
-    if scanned is None:
-        ix = ctx.source(source_id)
-        if isinstance(ix, SourceError):
-            return None
-        found = find_elided(ix, quote)
-        scanned = Elided(found, dropped_meaning(ix.source.text, found, quote) if found is not None else None)
+    if scanned is None:  # the scan looks for every missing elided quote in its loaded source
+        return None
     found, cut = scanned.found, scanned.dropped
     if found is None:
         return None
