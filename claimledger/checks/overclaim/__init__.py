@@ -34,7 +34,7 @@ from claimledger.checks.negative import (
 from claimledger.checks.overclaim._hit import CHECK, Hit, dedupe
 from claimledger.checks.overclaim._text import is_japanese
 from claimledger.checks.overclaim.around import around_hits, locate
-from claimledger.checks.overclaim.figures import number_hits, numbers_in, same_value
+from claimledger.checks.overclaim.figures import finite_numbers, number_hits, numbers_in, same_value
 from claimledger.checks.overclaim.hedges import word_hedge_hits
 from claimledger.checks.overclaim.modality import (
     modality_hits,
@@ -105,7 +105,9 @@ def _self_hits(q: str, source_context: str | None) -> list[Hit]:
     * ``number_hits``: every statement number finds itself among the quote's numbers with the
       same unit and hedges, so neither ``hedge_dropped`` nor ``bound_changed`` fires, and the
       source context is read only for a number the quote does not hold. A number that is not equal
-      to itself (a non-finite value) would not find itself: then the rule runs.
+      to itself (a non-finite value) would not find itself: then the rule runs. A quote on which
+      the parse can give none (:func:`finite_numbers`: any quote of fewer than 256 characters) is
+      not parsed at all (nor can its parse raise).
     * ``negation_hits``: the negations of one side are all negated on the other side;
     * ``quantifier_hits``: each quantifier pairs with itself (same anchors, same level), and a
       universal without anchors is found in the quote itself;
@@ -118,7 +120,9 @@ def _self_hits(q: str, source_context: str | None) -> list[Hit]:
     and a bare "doubled" later in the same quote) and ``scope_hits`` in Japanese (a modifier whose
     content is a single kana or Latin letter is not "mentioned" by :func:`ja_mentions`).
     """
-    hits = number_hits(q, q, source_context) if any(not same_value(n, n) for n in numbers_in(q)) else []
+    hits = []
+    if not finite_numbers(q) and any(not same_value(n, n) for n in numbers_in(q)):
+        hits = number_hits(q, q, source_context)
     hits += word_hedge_hits(q, q)  # in the order of _pair_hits: dedupe keeps the first of a kind
     if is_japanese(q):
         hits += scope_hits(q, q)

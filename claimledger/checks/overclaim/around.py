@@ -22,7 +22,14 @@ from claimledger.checks.overclaim._text import (
     stems_in,
     words,
 )
-from claimledger.checks.overclaim.figures import Num, numbers_in, same_value
+from claimledger.checks.overclaim.figures import (
+    _ANY_PREFIX,
+    _ANY_SUFFIX,
+    Num,
+    finite_numbers,
+    numbers_in,
+    same_value,
+)
 from claimledger.checks.overclaim.lexicon import (
     CONTEXT_HEDGE_BEFORE_JA,
     CONTEXT_MODAL_AFTER_EN,
@@ -72,11 +79,16 @@ def locate(quote: str, context: str) -> tuple[int, int] | None:
 
 def _number_hits(statement: str, quote: str, ctx: str, span: tuple[int, int]) -> list[Hit]:
     hits: list[Hit] = []
+    before, after = ctx[max(0, span[0] - 40) : span[0]], ctx[span[1] : span[1] + 20]
+    # a hit needs a hedge pattern right before or after the quote (the loops below look for one of
+    # them): without one, nothing to parse, unless the parse could raise (finite_numbers)
+    if (_ANY_PREFIX.search(before) is None and _ANY_SUFFIX.match(after) is None
+            and finite_numbers(quote) and finite_numbers(statement)):  # fmt: skip
+        return hits
     q_nums = numbers_in(quote)
     s_nums = numbers_in(statement)
     if not q_nums or not s_nums:
         return hits
-    before, after = ctx[max(0, span[0] - 40) : span[0]], ctx[span[1] : span[1] + 20]
     edge: list[tuple[Num, str, tuple[int, int]]] = []
     first, last = q_nums[0], q_nums[-1]
     if not quote[: first.start].strip() and not first.hedges:

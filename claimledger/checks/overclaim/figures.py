@@ -152,6 +152,36 @@ def _may_hold_number_words(text: str) -> bool:
     return not text.isascii() or not _NUMBER_TOKENS.isdisjoint(_WORD_RUN.findall(text.lower()))
 
 
+# numbers_in on a text shorter than this returns finite values only and raises nothing (see
+# finite_numbers); the rules that need a non-finite value or the parse's error parse longer texts.
+FINITE_CHARS = 256
+
+
+def finite_numbers(text: str) -> bool:
+    """True when :func:`numbers_in` certainly returns only finite values, and raises nothing, on
+    ``text``: then a rule that can fire only on a non-finite number (a number that is not equal to
+    itself), or would only raise, need not parse it. Shorter than :data:`FINITE_CHARS` suffices:
+
+    * digits (:func:`~claimledger.numbers.find_numbers`): ``parse_value`` returns finite values or
+      None (``_parse_plain`` rejects a non-finite one; its word reading reads no digits) of at most
+      ``MAX_VALUE_CHARS`` (200) characters, below 1e230 with kanji and word scales, whatever the
+      text's length; ten times that (a 割 after it, below) is finite too;
+    * kanji numerals (:func:`~claimledger.numbers.find_kanji_numbers`: ``float(n)``, ``n * 10.0``
+      for 割, which raise or overflow for a large ``n``): ``parse_kanji`` of ``L`` characters is
+      below ``10 ** (L + 16)`` (positional digits below ``10 ** L``, times at most 1,000 for 十百千
+      and 1e12 for 万億兆, at most ``L`` sections summed): finite, also times ten, for ``L < 290``;
+    * number words (:func:`~claimledger.numbers.find_word_numbers`: ``float(n)``): only "hundred"
+      (seven letters and a separator) multiplies more than once before ``parse_english_words`` adds
+      the part to its total, so ``L`` characters stay below ``10 ** (L / 4 + 12)``;
+    * multiplier words: a factor from :data:`~claimledger.numbers.MULTIPLIER_WORDS` or a
+      ``parse_value`` (finite).
+
+    tests/test_overclaim_self.py builds the largest numbers each finder can read from
+    ``FINITE_CHARS - 1`` characters (and shows a longer kanji numeral does overflow).
+    """
+    return len(text) < FINITE_CHARS
+
+
 @functools.lru_cache(maxsize=4096)
 def _numbers_in(text: str) -> tuple[Num, ...]:
     out: list[Num] = []

@@ -52,12 +52,15 @@ APPROXIMABLE_EN = re.compile(
     re.I,
 )
 APPROXIMABLE_JA = re.compile(r"倍増|半減|半分|半数|同じ|同等|同程度|全て|すべて|全員|全部|常に")
-WORD_HEDGE_EN = re.compile(
-    r"\b(?:about|approximately|around|roughly|nearly|almost|virtually|practically|close\s+to|more\s+or\s+less|"
-    r"largely|mostly|essentially)\s+$",
-    re.I,
-)
-WORD_HEDGE_JA = re.compile(r"(?:約|およそ|ほぼ|概ね|おおむね|ほとんど|大体|だいたい)\s*$")
+# The hedges, one alternative each (a word, or words joined by \s+): hedges.py reads their first words
+# to rule a quote out before the patterns run.
+WORD_HEDGES_EN = (
+    "about", "approximately", "around", "roughly", "nearly", "almost", "virtually", "practically", r"close\s+to",
+    r"more\s+or\s+less", "largely", "mostly", "essentially",
+)  # fmt: skip
+WORD_HEDGES_JA = ("約", "およそ", "ほぼ", "概ね", "おおむね", "ほとんど", "大体", "だいたい")
+WORD_HEDGE_EN = re.compile(r"\b(?:" + "|".join(WORD_HEDGES_EN) + r")\s+$", re.I)
+WORD_HEDGE_JA = re.compile("(?:" + "|".join(WORD_HEDGES_JA) + r")\s*$")
 
 # --- modality (may -> is) ---------------------------------------------------------------
 MODAL_EN = re.compile(
