@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from rapidfuzz import fuzz
 
-from claimledger.checks.quote_scan import _refine, _refine_bound, nearest_passages
+from claimledger.checks.quote_scan import _refine, _refine_bound, _rough, _row_bound, nearest_passages
 
 
 def _walk(q: str, text: str, start: int, end: int) -> tuple[float, int, int]:
@@ -98,3 +98,53 @@ def test_skipping_candidates_changes_no_nearest_passage(tmp_path: Path, monkeypa
     assert {i: (ev.start, ev.end, score, p) for i, (ev, score, p) in skipped.items()} == {
         i: (ev.start, ev.end, score, p) for i, (ev, score, p) in every.items()
     }
+
+
+def test_no_cell_of_a_row_scores_more_than_its_bound() -> None:
+    """_refine scores a row only when its bound reaches the best cell so far: the bound must hold
+    for every cell of every row (random texts of small alphabets: ties and repeats everywhere)."""
+    from rapidfuzz.distance import LCSseq
+
+    for q, text, start, end in _cases(14):
+        k = max(1, min(8, len(q) // 4))
+        last = min(end + k, len(text))
+        for s in range(max(0, start - k), start + k + 1):
+            e0 = max(end - k, s + 1)
+            if e0 > last:
+                continue
+            bound = _row_bound(LCSseq.similarity(q, text[s:e0]), LCSseq.similarity(q, text[s:last]), len(q), s, e0, last + 1)
+            for e in range(e0, last + 1):
+                assert fuzz.ratio(q, text[s:e]) <= bound + 1e-9, (q, text, s, e)
+
+
+def _near_misses() -> Iterator[tuple[str, str, int, int]]:
+    """Quotes with one word changed, dropped or doubled, cut from the docs (English) and the examples'
+    Japanese overclaim corpus, at the place _rough finds for them (how nearest_passages calls _refine)."""
+    rng = random.Random(15)
+    root = Path(__file__).parent.parent
+    texts = [p.read_text("utf-8") for p in sorted((root / "docs").glob("*.md"))[:12]]
+    texts.append((root / "tests" / "corpus" / "overclaim_ja.yaml").read_text("utf-8"))
+    for text in texts:
+        for _ in range(60):
+            at = rng.randrange(0, max(1, len(text) - 200))
+            q = text[at : at + rng.randrange(12, 160)]
+            toks = q.split(" ")
+            j = rng.randrange(len(toks))
+            toks[j] = rng.choice(["zebra", "", toks[j] + " " + toks[j], "四十", toks[j][::-1]])
+            q = " ".join(toks).strip()
+            if not q:
+                continue
+            rough = _rough(q, text, at - len(q) // 2, at + len(q) + len(q) // 2)
+            if rough is not None:
+                yield q, text, *rough
+
+
+def test_refine_matches_the_walk_on_near_misses_of_real_text() -> None:
+    cases = list(_near_misses())
+    assert len(cases) > 500
+    moved = 0
+    for q, text, start, end in cases:
+        got = _refine(q, text, start, end)
+        assert got == _walk(q, text, start, end), (q, start, end)
+        moved += got[1:] != (start, end)
+    assert moved > 50  # the edges do move: the grid is searched, not only the given cell

@@ -195,26 +195,54 @@ def _refine_bound(q: str, text: str, start: int, end: int) -> float:
 
 
 def _refine(q: str, text: str, start: int, end: int) -> tuple[float, int, int]:
-    """Move the passage's edges a few characters to fit the quote best (insertions shift windows)."""
+    """Move the passage's edges a few characters to fit the quote best (insertions shift windows).
+
+    The grid: starts ``start - k .. start + k``, and for each start the ends ``end - k .. end + k``
+    (within the text, past the start). The answer is the grid's first best cell (starts ascending,
+    then ends), or the given edges unless a cell beats them strictly. Each start's row is scored in
+    one C call, best row first, and a row that cannot hold a cell as good as the best so far
+    (:func:`_row_bound`) is not scored: the same cell as scoring every row in grid order.
+    """
     from rapidfuzz import fuzz
+    from rapidfuzz.distance import LCSseq
     from rapidfuzz.process import extractOne
 
     k = max(1, min(8, len(q) // 4))
     last = min(end + k, len(text))
-    # the grid, starts ascending and, within a start, ends ascending: (start, first end, past the last end)
-    rows = [(s, max(end - k, s + 1), last + 1) for s in range(max(0, start - k), start + k + 1)]
     initial = fuzz.ratio(q, text[start:end])
-    # one C call scores the whole grid and keeps its first best cell; the given edges stay
-    # unless a cell beats them strictly (the order the grid was once walked in, cell by cell)
-    choices = [text[s:e] for s, e0, e1 in rows for e in range(e0, e1)]
-    best = extractOne(q, choices, scorer=fuzz.ratio) if choices else None
-    if best is not None and best[1] > initial:
-        i = best[2]
-        for s, e0, e1 in rows:
-            if i < e1 - e0:
-                return float(best[1]), s, e0 + i
-            i -= max(0, e1 - e0)
-    return initial, start, end
+    lcs = LCSseq.similarity
+    # (bound, start, first end, past the last end), best bound first
+    rows = sorted(
+        ((_row_bound(lcs(q, text[s:e0]), lcs(q, text[s:last]), len(q), s, e0, last + 1), s, e0, last + 1)
+         for s in range(max(0, start - k), start + k + 1) if (e0 := max(end - k, s + 1)) <= last),
+        key=lambda row: -row[0],
+    )  # fmt: skip
+    best, cell = initial, None
+    for bound, s, e0, e1 in rows:
+        if bound < best - 1e-6:  # nor can any row after it (a margin for the scores' rounding)
+            break
+        found = extractOne(q, [text[s:e] for e in range(e0, e1)], scorer=fuzz.ratio)
+        if found is None:
+            continue
+        at = (s, e0 + found[2])
+        # strictly better than the given edges; among equal cells, the first in grid order
+        if found[1] > best or (cell is not None and found[1] == best and at < cell):
+            best, cell = found[1], at
+    if cell is None:
+        return initial, start, end
+    return float(best), cell[0], cell[1]
+
+
+def _row_bound(a: int, b: int, n: int, s: int, e0: int, e1: int) -> float:
+    """No cell ``text[s:e]``, ``e0 <= e < e1``, scores more than this against a quote of ``n``
+    characters, given ``a`` and ``b``, the LCS of the quote with the row's shortest and longest cell.
+
+    ``fuzz.ratio`` is 200 x LCS / (n + e - s). A cell ``d`` characters longer than the shortest has an
+    LCS of at most ``min(b, a + d)`` (a character adds at most one), and ``(a + d) / (n + e0 - s + d)``
+    grows with ``d``: the bound is its value at ``d = min(b - a, e1 - 1 - e0)``.
+    """
+    d = min(b - a, e1 - 1 - e0)
+    return 200.0 * min(b, a + d) / (n + e0 - s + d)
 
 
 def nearest_passages(quotes: list[str], ix: IndexedSource) -> dict[int, tuple[Evidence, float, str]]:
