@@ -3,11 +3,16 @@
 The public API is ``__all__`` (pinned by tests/test_public_api.py). Plugins
 register claim kinds, reasons and checks through :mod:`claimledger.registry`
 (see docs/architecture.md).
+
+The draft-marking API (``mark``, ``lint``, ``audit``, ``extract_ledger`` and their result types)
+and ``verify_receipt`` are imported on first use (:func:`__getattr__`): a ledger check does not
+load the draft parsers.
 """
+
+from typing import TYPE_CHECKING, Any
 
 from claimledger._api import gate
 from claimledger._config import GateConfig
-from claimledger._drafts import LintResult, MarkResult, audit, extract_ledger, lint, mark
 from claimledger._exceptions import (
     ClaimledgerError,
     ConfigError,
@@ -33,7 +38,28 @@ from claimledger.model import (
     Status,
     Tier,
 )
-from claimledger.receipts import verify_receipt
+
+if TYPE_CHECKING:
+    from claimledger._drafts import LintResult, MarkResult, audit, extract_ledger, lint, mark
+    from claimledger.receipts import verify_receipt
+
+_LAZY = {  # public name -> the module that defines it, imported the first time the name is asked for
+    **dict.fromkeys(("LintResult", "MarkResult", "audit", "extract_ledger", "lint", "mark"), "claimledger._drafts"),
+    "verify_receipt": "claimledger.receipts",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """A name of :data:`_LAZY`, imported on first use (PEP 562) and then kept in this module."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "ClaimBase",

@@ -22,21 +22,23 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from claimledger._config import GateConfig
 from claimledger._exceptions import InputError
 from claimledger._version import __version__
 from claimledger.checks.context import RunContext
-from claimledger.checks.marks import DraftChecker, Verdict
 from claimledger.checks.quote import quote_key
-from claimledger.extract.draft import Draft, read_draft
-from claimledger.extract.marks import Analysis
 from claimledger.load.ledger import load_ledger
 from claimledger.metrics import run_registry
 from claimledger.model.claim import Ledger
 from claimledger.model.finding import Finding, Reason, Status
 from claimledger.reconcile import tiered
+
+if TYPE_CHECKING:  # a draft's modules are imported by DraftRun when a draft is read (a ledger check needs none)
+    from claimledger.checks.marks import DraftChecker, Verdict
+    from claimledger.extract.draft import Draft
+    from claimledger.extract.marks import Analysis
 
 LedgerArg = str | Path | Ledger | None
 T = TypeVar("T")
@@ -264,6 +266,8 @@ class DraftRun:
         fmt: str | None = None,
         datasets: Mapping[str, str] | None = None,
     ) -> DraftRun:
+        from claimledger.extract.draft import Draft, read_draft
+
         run = Run.open(ledger, sources=sources, datasets=datasets, config=config)
         d = draft if isinstance(draft, Draft) else read_draft(draft, fmt)
         return cls.within(run, d)
@@ -271,7 +275,9 @@ class DraftRun:
     @classmethod
     def within(cls, run: Run, draft: Draft) -> DraftRun:
         """A draft checked inside an open run (``check DRAFT``)."""
+        from claimledger.checks.marks import DraftChecker
         from claimledger.extract.attributions import ledger_numbering
+        from claimledger.extract.marks import Analysis
 
         _read_reference_order(run)
         known = set(run.ledger.sources) | set(run.ledger._reference_keys)  # bibliography keys, set by gate

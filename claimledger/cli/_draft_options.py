@@ -7,8 +7,6 @@ from typing import Any
 
 import click
 
-from claimledger._drafts import parse_source_pairs
-from claimledger.checks.unlisted import read_allow_file
 from claimledger.extract.draft import FORMATS
 
 DRAFT_ARG = click.argument("draft", type=click.Path(path_type=Path, dir_okay=True))
@@ -40,11 +38,18 @@ def allow_options(fn: Any) -> Any:
 
 
 def sources_from(kw: dict[str, Any]) -> dict[str, str]:
-    return parse_source_pairs(kw.get("source_pairs") or ())
+    pairs = kw.get("source_pairs") or ()
+    if not pairs:
+        return {}
+    from claimledger._drafts import parse_source_pairs  # the draft modules only when they are needed
+
+    return parse_source_pairs(pairs)
 
 
 def allow_from(kw: dict[str, Any]) -> list[str]:
     patterns = list(kw.get("allow") or ())
     if kw.get("allow_file"):
+        from claimledger.checks.unlisted import read_allow_file
+
         patterns += read_allow_file(str(kw["allow_file"]))
     return patterns

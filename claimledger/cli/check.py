@@ -23,8 +23,6 @@ from claimledger.cli._common import (
 )
 from claimledger.cli._draft_options import allow_from, allow_options, source_options, sources_from
 from claimledger.cli._group import cli
-from claimledger.extract.draft import detect_format, read_draft
-from claimledger.receipts import ensure_receipt_target, write_run_receipt
 
 if TYPE_CHECKING:
     from claimledger.judge import Judge
@@ -63,7 +61,10 @@ def check(draft: Path | None, receipt: Path | None, **kw: Any) -> None:
     """
     progress = _Progress(kw["quiet"])
     try:
-        ensure_receipt_target(receipt)
+        if receipt is not None:  # the receipt's and the draft's modules only when they are asked for
+            from claimledger.receipts import ensure_receipt_target
+
+            ensure_receipt_target(receipt)
         config = config_from(kw)
         sources = sources_from(kw)
         ledger: Any = kw["ledger"]
@@ -88,6 +89,9 @@ def check(draft: Path | None, receipt: Path | None, **kw: Any) -> None:
             if judge is not None:
                 judge.close()
         if receipt is not None:
+            from claimledger.extract.draft import detect_format, read_draft
+            from claimledger.receipts import write_run_receipt
+
             text = read_draft(draft, kw["draft_format"]).text if draft is not None else None
             fmt = detect_format(draft, kw["draft_format"]) if draft is not None else None
             write_run_receipt(

@@ -14,7 +14,6 @@ from typing import Any
 
 import click
 
-from claimledger._drafts import audit, extract_ledger, lint, mark
 from claimledger._exceptions import InputError
 from claimledger._files import FileChanged, FileIdentity, atomic_write, replace_if_unchanged
 from claimledger.cli._common import _emit, _fail_input, config_from, render, run_options
@@ -27,7 +26,6 @@ from claimledger.cli._draft_options import (
 )
 from claimledger.cli._group import cli
 from claimledger.model.report import EXIT_USAGE
-from claimledger.receipts import ensure_receipt_target, verify_receipt, write_run_receipt
 
 _LEDGER = click.option("--ledger", "-l", type=click.Path(path_type=Path),
                        help="Ledger whose `sources` resolve citation keys and whose number claims back figures.")  # fmt: skip
@@ -47,6 +45,8 @@ def extract_cmd(draft: Path, ledger: Path | None, output: Path | None, min_quote
     Figures get the placeholder `metric: TODO`, which fails closed until you
     fill in `metric:`, `sql:` or `source:` + `quote:`.
     """
+    from claimledger._drafts import extract_ledger  # imported by the command that runs it
+
     try:
         text = extract_ledger(draft, ledger=ledger, sources=sources_from(kw), min_quote_chars=min_quote_chars,
                               fmt=kw["draft_format"])  # fmt: skip
@@ -76,6 +76,9 @@ def mark_cmd(draft: Path, ledger: Path | None, output: Path | None, in_place: bo
     figure's ledger claim recomputes; [D] otherwise. Cited quotations and
     figures the ledger backs get a mark; nothing else in the file changes.
     """
+    from claimledger._drafts import mark
+    from claimledger.receipts import ensure_receipt_target, write_run_receipt
+
     if in_place and output is not None:
         _fail_input("use either --in-place or --output, not both")
     if in_place and draft.suffix.lower() == ".docx":
@@ -146,6 +149,8 @@ def lint_cmd(draft: Path, ledger: Path | None, **kw: Any) -> None:
 
     Prints `file:line:col: message` lines, for editors, CI and pre-commit.
     """
+    from claimledger._drafts import lint
+
     try:
         result = lint(draft, ledger=ledger, sources=sources_from(kw), config=config_from(kw),
                       fmt=kw["draft_format"])  # fmt: skip
@@ -178,6 +183,7 @@ def audit_cmd(draft: Path, ledger: Path | None, fmt: str, min_quote_chars: int, 
     Without --ledger, give the cited sources with --source KEY=PATH: the claims are drafted
     from the draft as `extract` does, and what they cannot back is reported."""
     from claimledger._config import GateConfig
+    from claimledger._drafts import audit
 
     try:
         backing: Any = ledger
@@ -203,6 +209,8 @@ def audit_cmd(draft: Path, ledger: Path | None, fmt: str, min_quote_chars: int, 
 def verify_receipt_cmd(receipt: Path, draft: Path | None, no_recheck: bool) -> None:
     """Re-check a receipt: fail (exit 1) when the draft, the ledger, a source, a dataset
     or a mark differs from what the receipt records, or the run gives another result today."""
+    from claimledger.receipts import verify_receipt
+
     try:
         result = verify_receipt(receipt, draft=draft, recheck=not no_recheck)
     except InputError as exc:
