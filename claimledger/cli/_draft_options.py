@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from claimledger.extract.draft import FORMATS
+from claimledger.extract.formats import FORMATS  # not extract.draft: its parsers load only for a draft
 
 DRAFT_ARG = click.argument("draft", type=click.Path(path_type=Path, dir_okay=True))
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from claimledger._exceptions import InputError
 from claimledger.extract import latex, markdown
 from claimledger.extract.edits import PARA, Edits, Heading
+from claimledger.extract.formats import FORMATS
 
 __all__ = [
     "FORMATS",
@@ -35,7 +36,6 @@ __all__ = [
 ]
 
 MAX_DRAFT_BYTES = 50 * 1024 * 1024
-FORMATS = ("markdown", "latex", "text")
 _EXT_FORMAT = {
     ".md": "markdown",
     ".markdown": "markdown",
