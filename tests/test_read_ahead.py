@@ -163,3 +163,73 @@ def test_a_source_above_the_limit_is_never_read_ahead(tmp_path: Path, monkeypatc
         assert not ctx._ahead
     finally:
         ctx.close()
+
+
+def test_files_read_ahead_and_not_taken_stay_within_the_byte_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two reading threads, but the files read ahead and not yet taken never hold more than
+    READ_AHEAD_MAX_BYTES together: a second file is read ahead only once there is room for it."""
+    monkeypatch.setattr(context_mod, "READ_AHEAD", True)
+    monkeypatch.setattr(context_mod, "READ_AHEAD_MAX_BYTES", 100)
+    monkeypatch.setattr(context_mod, "READ_AHEAD_MIN_BYTES", 10)
+    assert context_mod.READ_AHEAD_WORKERS == 2  # the machines have two cores or more
+    texts = {"a": "Source a, sixty bytes long, more or less of plain text. " * 1,
+             "b": "Source b, also about sixty bytes of plain text to read. " * 1,
+             "c": "Source c: twenty b."}  # fmt: skip
+    for sid, text in texts.items():
+        (tmp_path / f"{sid}.txt").write_text(text, "utf-8")
+    ledger = Ledger(version=1, sources={sid: f"{sid}.txt" for sid in texts}, claims=[])
+    ctx = RunContext.create(ledger, tmp_path, GateConfig(cache_dir=tmp_path / "cache"))
+    try:
+        ctx.read_ahead("a")
+        ctx.read_ahead("b")  # 56 + 56 bytes > 100: no room while a waits
+        ctx.read_ahead("c")  # 56 + 19 bytes: room
+        assert set(ctx._ahead) == {"a", "c"}
+        assert sum(size for _, _, size in ctx._ahead.values()) <= 100
+        got = ctx.source("a")
+        assert not isinstance(got, Exception) and got.source.text == texts["a"]
+        ctx.read_ahead("b")  # a was taken: room now
+        assert set(ctx._ahead) == {"b", "c"}
+        for sid in ("c", "b"):
+            got = ctx.source(sid)
+            assert not isinstance(got, Exception) and got.source.text == texts[sid]
+        assert not ctx._ahead
+    finally:
+        ctx.close()
+
+
+def test_the_scan_offers_the_next_sources_to_both_reading_threads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cited sources and uncited ones alike: while the scan waits for source i (read ahead), it has
+    offered sources i + 1 and i + 2 (AHEAD_DEPTH), so both reading threads have one to read; the
+    results are the sequential ones."""
+    from claimledger.checks import quote_scan
+
+    monkeypatch.setattr(context_mod, "READ_AHEAD", True)
+    monkeypatch.setattr(context_mod, "READ_AHEAD_MIN_BYTES", 0)
+    assert quote_scan.AHEAD_DEPTH == 2
+    most = [0]
+    original = context_mod.RunContext.read_ahead
+
+    def watching(self: RunContext, source_id: str, keep: object = None) -> None:
+        original(self, source_id, keep)  # type: ignore[arg-type]
+        most[0] = max(most[0], len(self._ahead))
+
+    monkeypatch.setattr(context_mod.RunContext, "read_ahead", watching)
+    sources = {f"s{i}": f"s{i}.txt" for i in range(8)}
+    for i in range(8):
+        (tmp_path / f"s{i}.txt").write_text(f"Source {i} says the river rose by {i} metres in spring.", "utf-8")
+    ledger = Ledger(version=1, sources=sources, claims=[])
+    keys = [("s0", normalize_quote("the river rose by 5 metres")), ("s1", normalize_quote("rose by 1 metres")),
+            ("s2", normalize_quote("nowhere at all in these sources"))]  # fmt: skip
+    ctx = RunContext.create(ledger, tmp_path, GateConfig(cache_dir=tmp_path / "cache"))
+    try:
+        found = scan_quotes(keys, ctx.source, list(sources), uncited=ctx.uncited_source, ahead=ctx.read_ahead)
+    finally:
+        ctx.close()
+    assert most[0] == 1 + quote_scan.AHEAD_DEPTH
+    assert found[keys[0]].found is None and found[keys[0]].elsewhere is not None  # in s5, misattributed
+    assert found[keys[1]].found is not None
+    assert found[keys[2]].found is None and found[keys[2]].elsewhere is None

@@ -23,14 +23,18 @@ from claimledger.skeleton import Prefilter
 __all__ = ["IndexedSource", "RunContext"]
 
 RETAINED_SOURCES = 2  # indexed sources kept in memory at once; the rest come back from the cache
-# The quote scan reads the next source on a second thread while it scans the current one (the C
-# normalizer and the skeleton run without the GIL). Only files up to READ_AHEAD_MAX_BYTES are read
-# ahead, so two of the largest sources are never in memory at once; below READ_AHEAD_MIN_BYTES
-# handing a file to the thread costs more than reading it (thousands of small files); URLs are
-# never read ahead. CLAIMLEDGER_READ_AHEAD=0 turns it off.
+# The quote scan reads the next sources on READ_AHEAD_WORKERS threads while it scans the current one
+# (the C normalizer and the skeleton run without the GIL). The files read ahead and not yet taken
+# hold at most READ_AHEAD_MAX_BYTES in all (a larger file is read in turn), so two of the largest
+# sources are never in memory at once; below READ_AHEAD_MIN_BYTES handing a file to a thread costs
+# more than reading it (thousands of small files); URLs are never read ahead.
+# CLAIMLEDGER_READ_AHEAD=0 turns it off.
 READ_AHEAD_MAX_BYTES = 16 * 1024 * 1024
 READ_AHEAD_MIN_BYTES = 256 * 1024
 READ_AHEAD = (os.cpu_count() or 1) > 1 and os.environ.get("CLAIMLEDGER_READ_AHEAD", "1").strip() != "0"
+# two: with one, the scan waited for it most of the time on a corpus of many cited sources
+# (normalizing a source costs more than scanning it)
+READ_AHEAD_WORKERS = min(2, max(1, (os.cpu_count() or 1)))
 
 Keep = Prefilter  # the prefilter of the misattribution search (may this source hold a pending quote?)
 
@@ -87,7 +91,7 @@ class RunContext:
     _data: DataStore | None = None
     metrics: MetricRegistry = field(default_factory=run_registry)
     shared: dict[str, object] = field(default_factory=dict)  # what a kind module prefetches for its checks
-    _ahead: dict[str, tuple[Future[IndexedSource | Reading | RuledOut], Keep | None]] = field(default_factory=dict)
+    _ahead: dict[str, tuple[Future[IndexedSource | Reading | RuledOut], Keep | None, int]] = field(default_factory=dict)
     _pool: ThreadPoolExecutor | None = None
     _writer: CacheWriter | None = None  # index cache entries, written in the background; close() waits
     _closers: list[Callable[[], None]] = field(default_factory=list)
@@ -135,14 +139,16 @@ class RunContext:
         if (facts is not None and facts.error is not None) or origin is None or "://" in origin:
             return
         try:
-            if not READ_AHEAD_MIN_BYTES <= os.stat(origin).st_size <= READ_AHEAD_MAX_BYTES:
-                return
+            size = os.stat(origin).st_size
         except OSError:
             return  # read in turn, where the error is reported
+        waiting = sum(pending[2] for pending in self._ahead.values())
+        if not READ_AHEAD_MIN_BYTES <= size <= READ_AHEAD_MAX_BYTES - waiting:
+            return  # too small to pay, or no room: read in turn (or asked again once room is made)
         if self._pool is None:
-            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="claimledger-read-ahead")
+            self._pool = ThreadPoolExecutor(max_workers=READ_AHEAD_WORKERS, thread_name_prefix="claimledger-read-ahead")
         job = self._pool.submit(_read_ahead, source_id, origin, self.config, keep, self._cache_writer())
-        self._ahead[source_id] = (job, keep)
+        self._ahead[source_id] = (job, keep, size)
 
     def _cache_writer(self) -> CacheWriter:
         if self._writer is None:
@@ -257,7 +263,7 @@ class RunContext:
 
     def close(self) -> None:
         if self._pool is not None:
-            for future, _ in self._ahead.values():
+            for future, _, _ in self._ahead.values():
                 future.cancel()
             self._pool.shutdown(wait=True)
             self._pool = None

@@ -34,6 +34,7 @@ from claimledger.skeleton import Prefilter
 FULL_SEARCH_LIMIT = 50_000  # normalized characters; above this, seed-and-extend
 SEED_MAX_HITS = 200  # a seed seen more often than this is uninformative
 CONTEXT_CHARS = 200
+AHEAD_DEPTH = 2  # sources offered to ``ahead`` beyond the current one (the run's reading threads)
 
 
 @dataclass
@@ -305,8 +306,9 @@ def scan_quotes(
     # pass 1: each cited source once; every quote of the run is looked for in it, so a
     # quote found in a source it does not cite is known without a second pass
     for i, sid in enumerate(cited):
-        if ahead is not None and i + 1 < len(cited):
-            ahead(cited[i + 1], None)
+        if ahead is not None:
+            for later in cited[i + 1 : i + 1 + AHEAD_DEPTH]:
+                ahead(later, None)
         ix = load(sid)
         if isinstance(ix, SourceError):
             for nq in by_source[sid]:
@@ -333,11 +335,12 @@ def scan_quotes(
         keep = Prefilter(pending)
         others = [sid for sid in all_sources if sid not in by_source]
         for i, sid in enumerate(others):
-            # every other source is read ahead: the reading thread tests source i + 1 while this
-            # one tests source i (each test runs without the GIL), so both cores work; results are
+            # the next sources are read ahead: the reading threads test them while this one takes
+            # their results (each test runs without the GIL), so both cores work; results are
             # still taken in source order
-            if ahead is not None and uncited is not None and i % 2 == 0 and i + 1 < len(others):
-                ahead(others[i + 1], keep)
+            if ahead is not None and uncited is not None:
+                for later in others[i + 1 : i + 1 + AHEAD_DEPTH]:
+                    ahead(later, keep)
             got = uncited(sid, keep) if uncited is not None else load(sid)
             if got is None or isinstance(got, SourceError):
                 continue  # ruled out from its bytes (never decoded), or unusable
