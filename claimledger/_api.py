@@ -16,7 +16,7 @@ from claimledger.checks.quote import quote_keys
 from claimledger.model.claim import AttributionClaim, Claim, ClaimBase, Ledger
 from claimledger.model.finding import Finding, Offered, Reason, Status
 from claimledger.model.report import Report
-from claimledger.reconcile import outcome_of, tiered
+from claimledger.reconcile import outcome_of, replaced, tiered
 from claimledger.registry import run_checks
 from claimledger.run import DraftRun, Run, draft_facts, error_text, guarded
 
@@ -165,17 +165,20 @@ def _run_claim(claim: ClaimBase, ctx: RunContext) -> list[Finding]:
             "the claim is not verified — please report this",
         )]  # fmt: skip
     out = []
+    line = claim.ledger_line if claim.location is None else None  # read once (a pydantic private attribute)
+    offered: Offered | None = None  # frozen: one for all of the claim's findings
     for finding in raw:  # what the claim adds to each finding, in one copy
         changes: dict[str, Any] = {}
         if finding.claimed is None:
             changes["claimed"] = claim.claimed()
         if finding.location is None and claim.location is not None:
             changes["location"] = claim.location.model_dump()
-        elif finding.location is None and claim.ledger_line is not None:
-            changes["location"] = {"file": None, "line": claim.ledger_line, "in": "ledger"}
+        elif finding.location is None and line is not None:
+            changes["location"] = {"file": None, "line": line, "in": "ledger"}
         if finding.tier is None and finding.offered is None:
-            changes["offered"] = Offered(claim.author_alternative)
-        out.append(dataclasses.replace(finding, **changes) if changes else finding)
+            offered = offered or Offered(claim.author_alternative)
+            changes["offered"] = offered
+        out.append(replaced(finding, changes) if changes else finding)
     return out
 
 

@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as hs
 
 from claimledger import GateConfig, gate
 from claimledger.checks.overclaim import overclaim_hits
@@ -228,3 +230,24 @@ def test_a_cold_store_is_not_asked_claim_by_claim(tmp_path: Path) -> None:
     assert warm.get("k1") == hits and not warm._empty
     assert warm.get("k2") is None
     warm.close()
+
+
+_ANY_TEXT = hs.text(hs.characters(blacklist_categories=()) | hs.sampled_from(["\ud800", "\udfff", '"', "\\", "\x00", "\u2028"]))
+
+
+@given(_ANY_TEXT, hs.none() | _ANY_TEXT, hs.none() | _ANY_TEXT)
+def test_the_key_is_the_digest_of_the_json_of_its_fields(statement: str, quote: str | None, context: str | None) -> None:
+    """result_key writes the JSON string by string (issue 19, per-claim cost): the same text as
+    json.dumps of the list, so the same key, lone surrogates and escapes included."""
+    import hashlib
+
+    from claimledger.checks.overclaim.store import STORE_VERSION, result_key, rules_fingerprint
+
+    fields = [STORE_VERSION, rules_fingerprint(), statement, quote, context]
+    assert result_key(statement, quote, context) == hashlib.sha256(json.dumps(fields).encode("ascii")).hexdigest()
+
+
+def test_no_hits_are_stored_as_the_json_of_an_empty_list() -> None:
+    from claimledger.checks.overclaim.store import dump_hits, load_hits
+
+    assert dump_hits([]) == json.dumps([]) and load_hits(dump_hits([])) == []

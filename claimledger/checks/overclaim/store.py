@@ -30,6 +30,7 @@ import platform
 import sqlite3
 import unicodedata
 from collections.abc import Callable
+from json.encoder import encode_basestring_ascii as _json_str
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -79,10 +80,16 @@ def rules_fingerprint() -> str:
 
 
 def result_key(statement: str, quote: str | None, context: str | None) -> str:
-    """The key of the rules' hits on these arguments under this code."""
-    fields = [STORE_VERSION, rules_fingerprint(), statement, quote, context]
-    # ASCII JSON: every string, a lone surrogate included, is written exactly and unambiguously
-    return hashlib.sha256(json.dumps(fields).encode("ascii")).hexdigest()
+    """The key of the rules' hits on these arguments under this code: the SHA-256 of
+    ``json.dumps([STORE_VERSION, rules_fingerprint(), statement, quote, context])`` (ASCII JSON: every
+    string, a lone surrogate included, is written exactly and unambiguously), written here string by
+    string with the encoder ``json.dumps`` uses (the same text, without its per-call set-up)."""
+    text = f"[{STORE_VERSION}, {_json_str(rules_fingerprint())}, {_json_str(statement)}, {_json_or_null(quote)}, {_json_or_null(context)}]"
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def _json_or_null(value: str | None) -> str:
+    return "null" if value is None else _json_str(value)
 
 
 def _check(key: str, payload: str) -> str:
@@ -90,6 +97,8 @@ def _check(key: str, payload: str) -> str:
 
 
 def dump_hits(hits: list[Hit]) -> str:
+    if not hits:
+        return "[]"  # json.dumps([]): most claims
     return json.dumps(
         [
             {
