@@ -14,6 +14,14 @@
  * (quotes start at words), 16-character ones rarely do. The table holds the seeds (a tuple) and is
  * only read by a pass, so passes may run in several threads at once.
  *
+ * prepare(seeds, k, stride) with stride > 1 (every seed at least k + stride - 1 long) tables the k-character
+ * windows of each seed at its offsets 0 .. stride - 1, and first_starts then hashes only the windows that
+ * start at multiples of `stride`: an occurrence of a seed at t holds, at its offset j = (-t) mod stride,
+ * the window that starts at t + j, a multiple of stride, and that window lies inside the seed because
+ * j + k <= stride - 1 + k <= the seed's length. So every occurrence is seen (at t + j) and the smallest
+ * start seen is the first one; a pass reads `stride` times fewer windows. Those windows are hashed with
+ * independent lanes (the sum of each code point times its own odd constant), not rolled.
+ *
  * One pass over the text: a rolling hash of the 8 code points starting at each position is tested
  * against a bitmap of the seeds' hashes, then looked up in a small open-addressing table of the
  * seeds' first 8 code points; a hit is confirmed by comparing the seed's code points with the text. Text and seeds may be of any string kind. The
@@ -41,6 +49,25 @@ typedef struct {
 static inline uint64_t window_hash(const Str *s, Py_ssize_t at, int k) {
     uint64_t h = 0;
     for (int j = 0; j < k; j++) h = h * BASE + (uint64_t)PyUnicode_READ(s->kind, s->data, at + j);
+    return h;
+}
+
+/* The hash of the strided windows: the sum of code point j times LANE[j] (odd constants, splitmix64 of j):
+ * the products are independent, so a window costs a few cycles, whatever the string kind. */
+static uint64_t LANE[MAX_K];
+
+static void lanes_init(void) {
+    for (int j = 0; j < MAX_K; j++) {
+        uint64_t z = (uint64_t)(j + 1) * 0x9E3779B97F4A7C15ull;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        LANE[j] = (z ^ (z >> 31)) | 1;
+    }
+}
+
+static inline uint64_t lane_hash(const Str *s, Py_ssize_t at, int k) {
+    uint64_t h = 0;
+    for (int j = 0; j < k; j++) h += (uint64_t)PyUnicode_READ(s->kind, s->data, at + j) * LANE[j];
     return h;
 }
 
@@ -130,6 +157,7 @@ typedef struct {
     PyObject *owner; /* a tuple holding the seeds (they must outlive the table) */
     Py_ssize_t ns;
     int k;
+    int stride; /* 1: every window, rolled; more: the windows at multiples of stride (see the top) */
     Str *seeds;
     Py_ssize_t *next;
     Slot *table;
@@ -147,8 +175,10 @@ static void table_free(Table *t) {
     PyMem_Free(t);
 }
 
-/* A table of `seeds` (a list or tuple of str, each at least k code points); NULL with an exception set. */
-static Table *table_new(PyObject *seeds_obj, int k) {
+/* A table of `seeds` (a list or tuple of str, each at least k + stride - 1 code points); NULL with an
+ * exception set. With stride 1 it holds each seed's first window (rolling hash); with more, the windows
+ * at the seed's offsets 0 .. stride - 1 (lane hash), entry e standing for seed e / stride at e % stride. */
+static Table *table_new(PyObject *seeds_obj, int k, int stride) {
     PyObject *owner = PySequence_Tuple(seeds_obj);
     if (!owner) return NULL;
     Table *t = PyMem_Calloc(1, sizeof(Table));
@@ -159,13 +189,19 @@ static Table *table_new(PyObject *seeds_obj, int k) {
     }
     t->owner = owner;
     t->k = k;
+    t->stride = stride;
     Py_ssize_t ns = t->ns = PyTuple_GET_SIZE(owner);
-    Py_ssize_t m = ns ? ns : 1;
+    if (ns > PY_SSIZE_T_MAX / 4 / stride) {
+        table_free(t);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    Py_ssize_t m = ns ? ns : 1, entries = m * stride;
     size_t size = 16;
-    while (size < (size_t)m * 2) size <<= 1;
+    while (size < (size_t)entries * 2) size <<= 1;
     t->mask = size - 1;
     t->seeds = PyMem_Calloc(m, sizeof(Str));
-    t->next = PyMem_Calloc(m, sizeof(Py_ssize_t));
+    t->next = PyMem_Calloc(entries, sizeof(Py_ssize_t));
     t->table = PyMem_Malloc(size * sizeof(Slot));
     t->filter = PyMem_Calloc((size_t)1 << (FILTER_BITS - 3), 1);
     if (!t->seeds || !t->next || !t->table || !t->filter) {
@@ -174,24 +210,93 @@ static Table *table_new(PyObject *seeds_obj, int k) {
         return NULL;
     }
     for (size_t i = 0; i < size; i++) t->table[i].head = -1;
-    /* seeds are chained in reverse, so walk them from the last: a chain lists them in list order */
+    /* entries are chained in reverse, so walk them from the last: a chain lists them in list order */
     for (Py_ssize_t i = ns - 1; i >= 0; i--) {
         PyObject *s = PyTuple_GET_ITEM(owner, i);
-        if (!PyUnicode_Check(s) || PyUnicode_GET_LENGTH(s) < k) {
-            PyErr_Format(PyExc_ValueError, "every seed must be a str of at least %d characters", k);
+        if (!PyUnicode_Check(s) || PyUnicode_GET_LENGTH(s) < k + stride - 1) {
+            PyErr_Format(PyExc_ValueError, "every seed must be a str of at least %d characters", k + stride - 1);
             table_free(t);
             return NULL;
         }
         t->seeds[i] = (Str){PyUnicode_KIND(s), PyUnicode_DATA(s), PyUnicode_GET_LENGTH(s)};
-        uint64_t h = window_hash(&t->seeds[i], 0, k);
-        size_t slot = slot_of(h, t->mask);
-        while (t->table[slot].head >= 0 && t->table[slot].hash != h) slot = (slot + 1) & t->mask;
-        t->next[i] = t->table[slot].head; /* -1 for the first seed of this hash */
-        t->table[slot].hash = h;
-        t->table[slot].head = i;
-        t->filter[filter_bit(h) >> 3] |= (uint8_t)(1u << (filter_bit(h) & 7));
+        for (int j = stride - 1; j >= 0; j--) {
+            Py_ssize_t e = i * stride + j;
+            uint64_t h = stride == 1 ? window_hash(&t->seeds[i], 0, k) : lane_hash(&t->seeds[i], j, k);
+            size_t slot = slot_of(h, t->mask);
+            while (t->table[slot].head >= 0 && t->table[slot].hash != h) slot = (slot + 1) & t->mask;
+            t->next[e] = t->table[slot].head; /* -1 for the first entry of this hash */
+            t->table[slot].hash = h;
+            t->table[slot].head = e;
+            t->filter[filter_bit(h) >> 3] |= (uint8_t)(1u << (filter_bit(h) & 7));
+        }
     }
     return t;
+}
+
+/* The window at p (a multiple of the stride) hashes to h and passed the filter: each entry of that hash
+ * names a seed and an offset j, so a seed that starts at p - j; keep the smallest confirmed start. */
+static void probe_strided(const Table *t, const Str *text, Py_ssize_t p, uint64_t h, Py_ssize_t *best) {
+    size_t slot = slot_of(h, t->mask);
+    while (t->table[slot].head >= 0) {
+        if (t->table[slot].hash == h) {
+            for (Py_ssize_t e = t->table[slot].head; e >= 0; e = t->next[e]) {
+                Py_ssize_t si = e / t->stride, at = p - e % t->stride;
+                const Str *s = &t->seeds[si];
+                if (at < 0 || at + s->n > text->n || (best[si] >= 0 && best[si] <= at)) continue;
+                Py_ssize_t j = 0;
+                while (j < s->n && PyUnicode_READ(s->kind, s->data, j) == PyUnicode_READ(text->kind, text->data, at + j))
+                    j++;
+                if (j == s->n) best[si] = at;
+            }
+            return;
+        }
+        slot = (slot + 1) & t->mask;
+    }
+}
+
+#define DEFINE_STRIDED(NAME, T)                                                                     \
+    static void NAME(const Table *t, const Str *text, Py_ssize_t *best) {                           \
+        const T *d = (const T *)text->data;                                                         \
+        const int k = t->k, stride = t->stride;                                                     \
+        for (Py_ssize_t p = 0; p + k <= text->n; p += stride) {                                     \
+            uint64_t h = 0;                                                                         \
+            for (int j = 0; j < k; j++) h += (uint64_t)d[p + j] * LANE[j];                          \
+            size_t bit = filter_bit(h);                                                             \
+            if ((t->filter[bit >> 3] >> (bit & 7)) & 1) probe_strided(t, text, p, h, best);         \
+        }                                                                                           \
+    }
+
+DEFINE_STRIDED(strided_ucs1, Py_UCS1)
+DEFINE_STRIDED(strided_ucs2, Py_UCS2)
+DEFINE_STRIDED(strided_ucs4, Py_UCS4)
+
+/* first_starts with a strided table: {seed index: first start} of the seeds that occur. */
+static PyObject *strided_starts(const Table *t, PyObject *text_obj) {
+    Str text = {PyUnicode_KIND(text_obj), PyUnicode_DATA(text_obj), PyUnicode_GET_LENGTH(text_obj)};
+    Py_ssize_t ns = t->ns;
+    Py_ssize_t *best = PyMem_Malloc((ns ? ns : 1) * sizeof(Py_ssize_t));
+    if (!best) return PyErr_NoMemory();
+    for (Py_ssize_t i = 0; i < ns; i++) best[i] = -1;
+    if (ns > 0 && text.n >= t->k) {
+        Py_BEGIN_ALLOW_THREADS
+        if (text.kind == PyUnicode_1BYTE_KIND)
+            strided_ucs1(t, &text, best);
+        else if (text.kind == PyUnicode_2BYTE_KIND)
+            strided_ucs2(t, &text, best);
+        else
+            strided_ucs4(t, &text, best);
+        Py_END_ALLOW_THREADS
+    }
+    PyObject *result = PyDict_New();
+    for (Py_ssize_t i = 0; result && i < ns; i++) {
+        if (best[i] < 0) continue;
+        PyObject *k = PyLong_FromSsize_t(i), *v = PyLong_FromSsize_t(best[i]);
+        if (!k || !v || PyDict_SetItem(result, k, v) < 0) Py_CLEAR(result);
+        Py_XDECREF(k);
+        Py_XDECREF(v);
+    }
+    PyMem_Free(best);
+    return result;
 }
 
 /* One pass of `text` against a table. starts_only: a dict {seed index: first start} of the seeds that
@@ -271,7 +376,7 @@ static PyObject *py_first_hits(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *text_obj, *seeds_obj;
     Py_ssize_t cap;
     if (!PyArg_ParseTuple(args, "UO!n", &text_obj, &PyList_Type, &seeds_obj, &cap)) return NULL;
-    Table *t = table_new(seeds_obj, K);
+    Table *t = table_new(seeds_obj, K, 1);
     if (!t) return NULL;
     PyObject *result = hits(t, text_obj, cap, 0);
     table_free(t);
@@ -284,13 +389,17 @@ static void capsule_free(PyObject *capsule) { table_free(PyCapsule_GetPointer(ca
 
 static PyObject *py_prepare(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *seeds_obj;
-    int k = K;
-    if (!PyArg_ParseTuple(args, "O!|i", &PyList_Type, &seeds_obj, &k)) return NULL;
+    int k = K, stride = 1;
+    if (!PyArg_ParseTuple(args, "O!|ii", &PyList_Type, &seeds_obj, &k, &stride)) return NULL;
     if (k < K || k > MAX_K) {
         PyErr_Format(PyExc_ValueError, "the window length must be between %d and %d", K, MAX_K);
         return NULL;
     }
-    Table *t = table_new(seeds_obj, k);
+    if (stride < 1 || stride > MAX_K) {
+        PyErr_Format(PyExc_ValueError, "the stride must be between 1 and %d", MAX_K);
+        return NULL;
+    }
+    Table *t = table_new(seeds_obj, k, stride);
     if (!t) return NULL;
     PyObject *capsule = PyCapsule_New(t, CAPSULE, capsule_free);
     if (!capsule) table_free(t);
@@ -302,7 +411,7 @@ static PyObject *py_first_starts(PyObject *Py_UNUSED(self), PyObject *args) {
     if (!PyArg_ParseTuple(args, "OU", &capsule, &text_obj)) return NULL;
     Table *t = PyCapsule_GetPointer(capsule, CAPSULE); /* a foreign object: TypeError-like ValueError */
     if (!t) return NULL;
-    return hits(t, text_obj, 1, 1);
+    return t->stride > 1 ? strided_starts(t, text_obj) : hits(t, text_obj, 1, 1);
 }
 
 static PyMethodDef methods[] = {
@@ -310,8 +419,9 @@ static PyMethodDef methods[] = {
      "first_hits(text, seeds, cap): for each seed (at least 8 characters), the starts of its first cap "
      "occurrences in text, overlapping ones included, in text order."},
     {"prepare", py_prepare, METH_VARARGS,
-     "prepare(seeds, k=8): the table of seeds (a list of str, each at least k characters; 8 <= k <= 64) for "
-     "first_starts, built once for many texts; the first k characters of each seed are hashed."},
+     "prepare(seeds, k=8, stride=1): the table of seeds (a list of str, each at least k + stride - 1 characters; "
+     "8 <= k <= 64, 1 <= stride <= 64) for first_starts, built once for many texts; with stride 1 the first k "
+     "characters of each seed are hashed, with more the k-character windows at its first stride offsets."},
     {"first_starts", py_first_starts, METH_VARARGS,
      "first_starts(prepared, text): {i: start of the first occurrence of seeds[i]} for the seeds that occur in "
      "text."},
@@ -321,4 +431,7 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_cseeds",
                                     "The seed search of the near-miss search (claimledger.checks.seed_hits).",
                                     -1, methods, NULL, NULL, NULL, NULL};
 
-PyMODINIT_FUNC PyInit__cseeds(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__cseeds(void) {
+    lanes_init();
+    return PyModule_Create(&module);
+}

@@ -66,6 +66,13 @@ while time.time() - t0 < float(sys.argv[2]):
     if ext.first_starts(ext.prepare(long, k), text) != want:
         bad += 1
         print("DIFFERENT (first_starts):", repr(text[:60]), long, k)
+    # the strided table: windows at each seed's first `stride` offsets, one text window in `stride` read
+    stride = rng.randint(2, 17)
+    wide = [s for s in seeds if len(s) >= 8 + stride - 1]
+    want = {i: at[0] for i, at in enumerate(first_hits_py(text, wide, 1)) if at}
+    if ext.first_starts(ext.prepare(wide, 8, stride), text) != want:
+        bad += 1
+        print("DIFFERENT (strided first_starts):", repr(text[:60]), wide, stride)
 print(f"seed search: {n:,} cases, {bad} differences")
 sys.exit(1 if bad else 0)
 """

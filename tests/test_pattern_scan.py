@@ -3,7 +3,8 @@
 `PatternSet.first_positions` is the verbatim scan of every quote over every source (pass 1 and the
 misattribution pass of checks/quote_scan.py). With the compiled seed search it runs in compiled
 passes over tables built once (windows of 16 characters for patterns of at least 16, of 8 for those
-of 8 to 15); the Aho-Corasick automaton stays the path for patterns shorter than 8 characters and
+of 8 to 15; the patterns long enough for it in a strided pass, which reads one window of the text in
+`stride`); the Aho-Corasick automaton stays the path for patterns shorter than 8 characters and
 the oracle.
 """
 
@@ -14,7 +15,7 @@ import random
 import pytest
 
 from claimledger.checks import seed_hits
-from claimledger.checks.quote_scan import PatternSet
+from claimledger.checks.quote_scan import PatternSet, _stride
 
 
 @pytest.fixture(autouse=True)
@@ -119,3 +120,76 @@ def test_the_compiled_table_refuses_what_it_cannot_take() -> None:
     find = seed_hits.FirstStarts(["a seed of 12", "a much longer seed here"], 16)
     assert not find.compiled
     assert find("x a seed of 12 and a much longer seed here") == {0: 2, 1: 19}
+
+
+@pytest.mark.parametrize("alphabet", [EN, JA, EN + "😀é" + JA, "ab"], ids=["en", "ja", "mixed-widths", "two-letters"])
+def test_the_strided_pass_finds_every_first_start(alphabet: str) -> None:
+    """A strided table (windows at each seed's first `stride` offsets) read at every `stride`-th
+    position of the text finds the first start of every seed, whatever the text's offset modulo the
+    stride, the seeds' string kinds and repeats (str.find is the oracle)."""
+    ext = seed_hits.compiled()
+    assert ext is not None
+    rng = random.Random(31)
+    for _ in range(400):
+        k, stride = rng.randint(8, 20), rng.choice((2, 3, 5, 8, 16, 17))
+        text = "".join(rng.choice((alphabet, alphabet[::-1], alphabet[3:30], "abc")) for _ in range(rng.randint(0, 20)))
+        seeds = []
+        for _ in range(rng.randint(1, 30)):
+            size = rng.randint(k + stride - 1, k + stride + 40)
+            if len(text) >= size and rng.random() < 0.7:
+                at = rng.randint(0, len(text) - size)
+                seeds.append(text[at : at + size])
+            else:
+                seeds.append("".join(rng.choice(alphabet + "abc") for _ in range(size)))
+        seeds += seeds[: rng.randint(0, 2)]  # repeated seeds: each index answers
+        want = {i: text.find(s) for i, s in enumerate(seeds) if s in text}
+        assert ext.first_starts(ext.prepare(seeds, k, stride), text) == want
+
+
+def test_an_ascii_quote_is_found_in_a_wider_text_by_the_strided_pass() -> None:
+    ext = seed_hits.compiled()
+    assert ext is not None
+    seed = "reduced errors by 37 percent in the 2019 trial"  # 1 byte per character
+    for text in (JA + seed + JA, "😀" + seed, "é" * 5 + seed + seed):  # 2, 4 and 1 bytes per character
+        table = ext.prepare([seed], 16, 16)
+        assert ext.first_starts(table, text) == {0: text.find(seed)}
+
+
+def test_patterns_go_to_the_strided_pass_by_length() -> None:
+    patterns = ["37 percent", "短い引用", "reduced errors by 37 p", "it reduced errors by 37 percent in 2019"]
+    ps = PatternSet(patterns, compiled=True)
+    assert [(g.compiled, g.seeds) for g in ps._groups] == [
+        (True, ["it reduced errors by 37 percent in 2019"]),  # 39 >= 16 + 16 - 1: strided
+        (True, ["reduced errors by 37 p"]),  # 22: every 16-character window
+        (True, ["37 percent"]),
+        (False, ["短い引用"]),
+    ]  # fmt: skip
+    text = "誤りは短い引用で37 percent減った; it reduced errors by 37 percent in 2019"
+    assert ps.first_positions(text) == PatternSet(patterns, compiled=False).first_positions(text)
+    # chosen by the code (compiled=None), a group of a few patterns is looked for with str.find
+    auto = PatternSet(patterns)
+    assert [g.compiled for g in auto._groups] == [False] * 4
+    assert auto.first_positions(text) == ps.first_positions(text)
+    many = [f"pattern number {i:05d} of the run" for i in range(10)]
+    assert PatternSet(many)._groups[0].compiled
+
+
+def test_the_stride_shrinks_as_the_table_grows() -> None:
+    assert [_stride(n) for n in (0, 1, 10_000, 10_001, 20_000, 40_000, 80_000, 80_001, 1_000_000)] == [
+        16, 16, 16, 8, 8, 4, 2, 1, 1
+    ]  # fmt: skip
+
+
+def test_the_strided_table_refuses_what_it_cannot_take() -> None:
+    ext = seed_hits.compiled()
+    assert ext is not None
+    with pytest.raises(ValueError, match="at least 19 characters"):
+        ext.prepare(["long enough seed here", "eighteen chars ok!"], 16, 4)
+    for stride in (0, 65):
+        with pytest.raises(ValueError, match="stride must be between 1 and 64"):
+            ext.prepare(["long enough seed"], 8, stride)
+    # a seed too short for the stride: FirstStarts falls back, with the same answer
+    find = seed_hits.FirstStarts(["a seed of twenty chr", "a much longer seed here, long enough"], 16, stride=16)
+    assert not find.compiled
+    text = "x a seed of twenty chr and a much longer seed here, long enough"
+    assert find(text) == {0: 2, 1: text.index("a much")} == {0: 2, 1: 27}

@@ -100,25 +100,29 @@ class PatternSet:
 
     def __init__(self, patterns: Iterable[str], *, compiled: bool | None = None) -> None:
         self.patterns = sorted(set(patterns))
+        auto = compiled is None
         if compiled is None:
             compiled = seed_hits.compiled() is not None
         self.compiled = compiled
         # the compiled pass hashes the patterns' first k characters: 16 for the long ones (with
         # 100,000 quotes most 8-character windows of a text begin some quote), 8 for the others
-        # of at least 8; the automaton takes the shorter ones (and all of them when not compiled)
+        # of at least 8; the automaton takes the shorter ones (and all of them when not compiled).
+        # The patterns long enough for it are found in a strided pass, which reads one 16-character
+        # window in `stride` (see _stride)
         if compiled:
+            stride = _stride(sum(len(p) >= _LONG_K for p in self.patterns))
+            strided = _LONG_K + stride - 1
             groups = [
-                ([p for p in self.patterns if len(p) >= _LONG_K], _LONG_K, True),
-                (
-                    [p for p in self.patterns if seed_hits.MIN_SEED <= len(p) < _LONG_K],
-                    seed_hits.MIN_SEED,
-                    True,
-                ),
-                ([p for p in self.patterns if len(p) < seed_hits.MIN_SEED], seed_hits.MIN_SEED, False),
+                ([p for p in self.patterns if len(p) >= strided], _LONG_K, stride, True),
+                ([p for p in self.patterns if _LONG_K <= len(p) < strided], _LONG_K, 1, True),
+                ([p for p in self.patterns if seed_hits.MIN_SEED <= len(p) < _LONG_K], seed_hits.MIN_SEED, 1, True),
+                ([p for p in self.patterns if len(p) < seed_hits.MIN_SEED], seed_hits.MIN_SEED, 1, False),
             ]
         else:
-            groups = [(self.patterns, seed_hits.MIN_SEED, False)]
-        self._groups = [seed_hits.FirstStarts(ps, k, compiled=c) for ps, k, c in groups if ps]
+            groups = [(self.patterns, seed_hits.MIN_SEED, 1, False)]
+        if auto:  # a compiled pass reads the whole text: for a few patterns, a str.find each reads less
+            groups = [(ps, k, st, c and len(ps) > seed_hits.FIND_FEW) for ps, k, st, c in groups]
+        self._groups = [seed_hits.FirstStarts(ps, k, stride=st, compiled=c) for ps, k, st, c in groups if ps]
 
     def first_positions(self, text: str) -> dict[str, int]:
         """Start of the first occurrence of each pattern found in ``text`` (one pass per group)."""
@@ -130,6 +134,17 @@ class PatternSet:
 
 
 _LONG_K = 16
+_STRIDE_ENTRIES = 160_000  # windows tabled by a strided pass (16 per pattern up to 10,000 patterns)
+
+
+def _stride(patterns: int) -> int:
+    """How many positions apart the strided pass reads its windows: 16 for up to 10,000 patterns,
+    fewer for more (a pattern tables one window per position of the stride, and a table much larger
+    than the cache costs more than the windows it saves), 1 (every window, rolled) from 80,001 on."""
+    stride = 16
+    while stride > 1 and patterns * stride > _STRIDE_ENTRIES:
+        stride //= 2
+    return stride
 
 
 def _seeds(q: str) -> list[tuple[int, str]]:

@@ -69,6 +69,7 @@ def first_hits(
 
 
 _FIND_EACH = 32  # up to this many distinct seeds, the pure-Python path searches for each with str.find
+FIND_FEW = 4  # up to this many seeds, str.find for each reads less than a compiled pass over every window
 
 
 class FirstStarts:
@@ -76,18 +77,25 @@ class FirstStarts:
     seeds[i]}`` for the seeds that occur in ``text`` (the verbatim scan of every quote).
 
     The compiled table (``_cseeds.prepare``) is built once and hashes windows of the seeds' first
-    ``k`` characters (every seed at least that long): the answer does not depend on ``k``, only
+    ``k`` characters (every seed at least that long), or with ``stride`` > 1 the ``k``-character
+    windows at each seed's first ``stride`` offsets, so a pass reads one window of the text in
+    ``stride`` (every seed at least ``k + stride - 1`` long): the answer depends on neither, only
     the speed (with 100,000 quotes most 8-character windows of a text begin some quote, few
     16-character ones do). Without the compiled search, with a seed shorter than ``k`` or with
     ``compiled=False``, an Aho-Corasick automaton built once reports every match to Python (or,
     for a few seeds, ``str.find`` looks for each)."""
 
-    def __init__(self, seeds: Sequence[str], k: int = MIN_SEED, *, compiled: bool = True) -> None:
+    def __init__(self, seeds: Sequence[str], k: int = MIN_SEED, *, stride: int = 1, compiled: bool = True) -> None:
         self.seeds = list(seeds)
         ext = _EXT if compiled else None
-        usable = ext is not None and MIN_SEED <= k <= 64 and all(len(s) >= k for s in self.seeds)
+        usable = (
+            ext is not None
+            and MIN_SEED <= k <= 64
+            and 1 <= stride <= 64
+            and all(len(s) >= k + stride - 1 for s in self.seeds)
+        )
         self.compiled = usable
-        self._table = ext.prepare(self.seeds, k) if usable and ext is not None else None
+        self._table = ext.prepare(self.seeds, k, stride) if usable and ext is not None else None
         self._automaton = None
         # a few seeds (the quotes under 8 characters): one str.find each beats an automaton that
         # reports every match of "of the" to Python
