@@ -110,3 +110,22 @@ def test_line_numbers_counted_from_checkpoints_match_a_full_count() -> None:
     assert "_newlines" in src.__dict__
     for offset in (0, 1, len(text) - 1, len(text)):
         assert src.location(offset)[0] == text.count("\n", 0, offset) + 1  # type: ignore[index]
+
+
+def test_line_numbers_of_many_offsets_at_once_match_one_by_one() -> None:
+    """Source.locations (the evidence of every quote found in a source, counted in one pass) answers
+    what Source.location answers for each offset: plain text and Markdown, offsets out of range,
+    repeated and unsorted; a PDF (pages, no lines) and a source with anchors (HTML) too."""
+    rng = random.Random(5)
+    text = "".join(rng.choice("ab c\n日\r") for _ in range(5_000))
+    for media, extra in (("text/plain", {}), ("text/markdown", {}), ("application/pdf", {"page_starts": (0, 2_000)}),
+                         ("text/html", {"anchors": ((0, 1, 1), (1_000, 40, 3), (3_000, 90, 1))})):  # fmt: skip
+        src = Source("s", "s", media, text, "0" * 64, **extra)  # type: ignore[arg-type]
+        offsets = [rng.randrange(-5, len(text) + 6) for _ in range(400)] + [0, len(text), len(text), 17, 3]
+        expected = [Source("s", "s", media, text, "0" * 64, **extra).location(o) for o in offsets]  # type: ignore[arg-type]
+        assert src.locations(offsets) == expected
+        assert src.locations([]) == []
+    ja = "一行目\n二行目の引用\n三行目"
+    assert Source("j", "j.txt", "text/plain", ja, "0" * 64).locations([ja.index("引用"), 0, len(ja)]) == [
+        (2, 5), (1, 1), (3, 4)
+    ]  # fmt: skip

@@ -7,11 +7,12 @@ the scan (which calls them while a source is loaded).
 
 from __future__ import annotations
 
+from claimledger.checks.readings import reader_text
 from claimledger.load.index import IndexedSource
 from claimledger.model.finding import Evidence
 from claimledger.normalize import Normalized
 
-__all__ = ["evidence_at", "source_evidence"]
+__all__ = ["evidence_at", "source_evidence", "source_evidences"]
 
 
 def evidence_at(ix: IndexedSource, norm: Normalized, start: int, end: int) -> Evidence:
@@ -21,12 +22,19 @@ def evidence_at(ix: IndexedSource, norm: Normalized, start: int, end: int) -> Ev
 
 def source_evidence(ix: IndexedSource, a: int, b: int) -> Evidence:
     """Evidence for source text ``[a, b)``: the text as a reader sees it, page or line and column."""
-    from claimledger.checks.readings import reader_text
+    return _evidence(ix, a, b, ix.source.location(a))
 
+
+def source_evidences(ix: IndexedSource, spans: list[tuple[int, int]]) -> list[Evidence]:
+    """:func:`source_evidence` of many spans of one source, their lines counted in one pass."""
+    locs = ix.source.locations([a for a, _ in spans])
+    return [_evidence(ix, a, b, loc) for (a, b), loc in zip(spans, locs, strict=True)]
+
+
+def _evidence(ix: IndexedSource, a: int, b: int, loc: tuple[int, int] | None) -> Evidence:
     src = ix.source
     page = src.page_of(a)
     end_page = src.page_of(max(a, b - 1))
-    loc = src.location(a)
     return Evidence(
         source=src.id, start=a, end=b, text=reader_text(src.text[a:b]), page=page,
         end_page=end_page if end_page != page else None,

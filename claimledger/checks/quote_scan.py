@@ -24,7 +24,7 @@ from typing import Protocol
 from claimledger._exceptions import SourceError
 from claimledger.checks import seed_hits
 from claimledger.checks.boundaries import find_whole, on_boundaries
-from claimledger.checks.evidence import evidence_at, source_evidence
+from claimledger.checks.evidence import evidence_at, source_evidence, source_evidences
 from claimledger.checks.seed_hits import MIN_SEED, first_hits
 from claimledger.load.index import IndexedSource
 from claimledger.model.finding import Evidence
@@ -393,17 +393,23 @@ def _record(
     occurs elsewhere matters only while it is not found in its cited source (checks/quote.py);
     a quote found in the source of each of its claims joins ``settled`` and is not looked at
     again."""
+    wanted: list[tuple[str, Evidence | int]] = []
     for nq, at in found.items():
-        ev = None
         for cited, r in owners[nq]:
-            if (cited == sid and r.found is None) or (cited != sid and r.found is None and r.elsewhere is None):
-                if ev is None:
-                    ev = at if isinstance(at, Evidence) else evidence_at(ix, ix.primary, at, at + len(nq))
-                if cited == sid:
-                    r.found = ev
-                    r.context = _context(ix, ev)
-                else:
-                    r.elsewhere = ev
+            if r.found is None and (cited == sid or r.elsewhere is None):
+                wanted.append((nq, at))
+                break
+    # the starts still to map back, mapped and their lines counted together (source_evidences)
+    spans = [ix.primary.to_original(at, at + len(nq)) for nq, at in wanted if not isinstance(at, Evidence)]
+    mapped = iter(source_evidences(ix, spans))
+    for nq, at in wanted:
+        ev = at if isinstance(at, Evidence) else next(mapped)
+        for cited, r in owners[nq]:
+            if cited == sid and r.found is None:
+                r.found = ev
+                r.context = _context(ix, ev)
+            elif cited != sid and r.found is None and r.elsewhere is None:
+                r.elsewhere = ev
         if all(r.found is not None for _, r in owners[nq]):
             settled.add(nq)
 

@@ -52,6 +52,24 @@ class Source:
         line_start = self.text.rfind("\n", 0, offset) + 1
         return self._line_of(offset), offset - line_start + 1
 
+    def locations(self, offsets: list[int]) -> list[tuple[int, int] | None]:
+        """:meth:`location` of many offsets at once: in a plain-text or Markdown file without anchors,
+        the newlines are counted once over the text, from one sorted offset to the next (the
+        evidence of every quote found in a source costs one pass, not a search per quote)."""
+        if self.page_starts or self.anchors or self.media_type not in ("text/plain", "text/markdown"):
+            return [self.location(o) for o in offsets]
+        text, n = self.text, len(self.text)
+        lines: dict[int, int] = {}
+        at, line = 0, 1
+        for o in sorted({o for o in offsets if 0 <= o <= n}):
+            line += text.count("\n", at, o)
+            lines[o] = line
+            at = o
+        return [
+            (lines[o], o - text.rfind("\n", 0, o)) if 0 <= o <= n else None  # rfind + 1 is the line's start
+            for o in offsets
+        ]
+
     def _line_of(self, offset: int) -> int:
         """1-based line of ``offset``. The first lookups count newlines from the nearest offset
         already counted, not from the start (evidence in a long text file costs O(distance), not
