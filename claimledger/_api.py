@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from claimledger._config import GateConfig
+from claimledger._gcpause import collector_paused
 from claimledger._exceptions import InputError, SourceError
 from claimledger.checks.context import RunContext
 from claimledger.checks.quote import quote_keys
@@ -248,6 +249,7 @@ def _fetch_sources(
     return run, inferred.sources, inferred.skipped
 
 
+@collector_paused()
 def gate(
     ledger: str | Path | Ledger,
     *,

@@ -1,0 +1,93 @@
+"""The cyclic garbage collector is paused while gate() runs and always switched back on after
+(claimledger/_gcpause.py): counted across threads, restored after an error, left alone when the
+caller had switched it off, and kept on with CLAIMLEDGER_GC_PAUSE=0."""
+
+from __future__ import annotations
+
+import gc
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from claimledger import GateConfig, InputError, gate
+from claimledger._gcpause import collector_paused
+from claimledger.model.claim import Ledger, QuoteClaim
+
+
+@pytest.fixture(autouse=True)
+def _collector_on() -> Iterator[None]:
+    was = gc.isenabled()
+    gc.enable()
+    yield
+    if not was:
+        gc.disable()
+
+
+def _ledger(tmp_path: Path) -> Ledger:
+    (tmp_path / "a.txt").write_text("Die Studie ergab 37 Prozent. 調査の結果、誤りは三割減った。\n", encoding="utf-8")
+    return Ledger(version=1, sources={"a": str(tmp_path / "a.txt")}, claims=[
+        QuoteClaim(id="q1", kind="quote", source="a", quote="ergab 37 Prozent"),
+        QuoteClaim(id="q2", kind="quote", source="a", quote="誤りは三割減った"),
+    ])  # fmt: skip
+
+
+def test_gate_runs_with_the_collector_paused_and_switches_it_back_on(tmp_path: Path) -> None:
+    seen: list[bool] = []
+    report = gate(_ledger(tmp_path), config=GateConfig(cache_dir=tmp_path / "c"), base_dir=tmp_path,
+                  progress=lambda *_: seen.append(gc.isenabled()))  # fmt: skip
+    assert report.outcome == "PASS" and seen and not any(seen)
+    assert gc.isenabled()
+
+
+def test_an_error_in_the_run_still_switches_it_back_on(tmp_path: Path) -> None:
+    with pytest.raises(InputError):
+        gate(tmp_path / "missing.yaml")
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError), collector_paused():
+        assert not gc.isenabled()
+        raise RuntimeError("boom")
+    assert gc.isenabled()
+
+
+def test_overlapping_runs_in_threads_leave_it_on_only_when_the_last_ends() -> None:
+    a_in, b_in, a_out = threading.Event(), threading.Event(), threading.Event()
+    states: dict[str, bool] = {}
+
+    def first() -> None:
+        with collector_paused():
+            a_in.set()
+            b_in.wait(5)
+        states["after first"] = gc.isenabled()
+        a_out.set()
+
+    def second() -> None:
+        a_in.wait(5)
+        with collector_paused():
+            b_in.set()
+            a_out.wait(5)
+            states["second, alone"] = gc.isenabled()
+        states["after second"] = gc.isenabled()
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    assert states == {"after first": False, "second, alone": False, "after second": True}
+
+
+def test_a_collector_the_caller_switched_off_stays_off() -> None:
+    gc.disable()
+    with collector_paused():
+        assert not gc.isenabled()
+    assert not gc.isenabled()
+
+
+def test_the_pause_can_be_turned_off(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("CLAIMLEDGER_GC_PAUSE", "0")
+    seen: list[bool] = []
+    gate(_ledger(tmp_path), config=GateConfig(cache_dir=tmp_path / "c"), base_dir=tmp_path,
+         progress=lambda *_: seen.append(gc.isenabled()))  # fmt: skip
+    assert seen and all(seen)
