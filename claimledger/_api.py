@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from claimledger._config import GateConfig
-from claimledger._gcpause import collector_paused
 from claimledger._exceptions import InputError, SourceError
+from claimledger._gcpause import collector_paused
 from claimledger.checks.context import RunContext
 from claimledger.checks.quote import quote_keys
 from claimledger.model.claim import AttributionClaim, Claim, ClaimBase, Ledger

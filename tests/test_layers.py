@@ -16,7 +16,7 @@ import claimledger
 PACKAGE = Path(claimledger.__file__).parent
 
 BASE = {
-    "_exceptions", "_files", "_version", "_config", "normalize", "_normalize_reference", "_normalize_core", "skeleton", "numbers",
+    "_exceptions", "_files", "_version", "_config", "_gcpause", "normalize", "_normalize_reference", "_normalize_core", "skeleton", "numbers",
     "operating_points", "metrics", "textmap",
 }  # fmt: skip
 # layer -> the layers it may import (besides itself)
