@@ -315,9 +315,13 @@ def gate(
         verdicts = verify(references, ctx, progress)
         run, inferred, skipped = _fetch_sources(run, verdicts, draft, draft_format)
         parsed, ctx = run.ledger, run.ctx
-    from claimledger.checks.attribution import record_text, with_records
+    records: dict[str, str] = {}
+    ledger_claims = list(parsed.claims)
+    if references:  # the attribution module (names, mentions, retrieval) only for a bibliography's records
+        from claimledger.checks.attribution import record_text, with_records
 
-    records = {r.key: record_text(r.authors, r.title, r.venue, r.year) for r in references}
+        records = {r.key: record_text(r.authors, r.title, r.venue, r.year) for r in references}
+        ledger_claims = with_records(ledger_claims, records)
     if draft is not None and any(q.section for q in parsed.questions.values()):
         _record_sections(parsed, draft, draft_format)
     findings: list[Finding] = []
@@ -328,7 +332,7 @@ def gate(
         if progress:
             progress("locating quotes", 0, total)
         ctx.prefetch_quotes(quote_keys(parsed.claims))
-        findings.extend(_by_source(list(with_records(parsed.claims, records)), parsed.sources, ctx, progress))
+        findings.extend(_by_source(ledger_claims, parsed.sources, ctx, progress))
         if progress:
             progress("checking claims", total, total)
         for entry in entries:  # the bibliography's entries, claims of kind `reference`

@@ -116,12 +116,12 @@ def dataset(claim: DatasetClaim, ctx: RunContext, earlier: Sequence[Finding]) ->
 
 
 def _scope(claim: QuoteClaim | NumberClaim, source: str, quote: str, ctx: RunContext) -> list[Finding]:
-    from claimledger.checks.scope.check import claim_scope_findings
-
     ledger = ctx.ledger
     if claim.answers is None and ledger.question is None and not ledger.questions and not (claim.statement or "").strip():
         # no question (none named, none for a section, none for the draft) and no statement: the scope
-        # check has nothing to compare (claim_scope_findings answers [] at once)
+        # check has nothing to compare (claim_scope_findings answers [] at once), and its modules stay unimported
         return []
+    from claimledger.checks.scope.check import claim_scope_findings
+
     question = ledger.claim_question(claim)
     return claim_scope_findings(claim.id, source, quote, claim.statement, question, ctx)

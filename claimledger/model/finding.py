@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
@@ -84,8 +84,10 @@ class Finding:
         return self.status is Status.VERIFIED
 
     def to_dict(self) -> dict[str, Any]:
-        out = asdict(self)
-        del out["offered"]  # an input of reconcile, not a conclusion
+        out = _plain_dict(self) if type(self) is Finding else None
+        if out is None:  # a subclass, or a value that is not plain JSON data: dataclasses' own copy
+            out = asdict(self)
+            del out["offered"]  # an input of reconcile, not a conclusion
         out["status"] = self.status.value
         out["reason"] = self.reason.value
         out["tier"] = self.tier.value if self.tier else None
@@ -93,3 +95,47 @@ class Finding:
             if isinstance(out.get(key), dict):  # JSON has no tuples: the same value on every surface
                 out[key]["spans"] = [list(span) for span in out[key].get("spans", ())]
         return out
+
+
+class _NotPlain(Exception):
+    """A value :func:`_plain` does not copy (``asdict`` does)."""
+
+
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+_EVIDENCE_FIELDS = tuple(f.name for f in fields(Evidence))
+_FINDING_FIELDS = tuple(f.name for f in fields(Finding) if f.name != "offered")
+
+
+def _plain(value: Any) -> Any:
+    """``value`` copied as :func:`dataclasses.asdict` copies it, for plain JSON-like data (those
+    exact types, in dicts, lists and tuples); :class:`_NotPlain` for anything else."""
+    kind = type(value)
+    if kind in _ATOMS:
+        return value  # what copy.deepcopy returns for these
+    if kind is dict:
+        return {_plain(k): _plain(v) for k, v in value.items()}
+    if kind is list:
+        return [_plain(v) for v in value]
+    if kind is tuple:
+        return tuple(_plain(v) for v in value)
+    raise _NotPlain
+
+
+def _plain_dict(finding: Finding) -> dict[str, Any] | None:
+    """``asdict(finding)`` without ``offered``, built field by field (a report holds one per claim and
+    check: the generic recursion was most of writing a JSON report); None when a value is not plain."""
+    out: dict[str, Any] = {}
+    try:
+        for name in _FINDING_FIELDS:
+            value = getattr(finding, name)
+            if name in ("status", "reason", "tier"):
+                out[name] = value  # replaced by its value by the caller, as before
+            elif name in ("evidence", "nearest") and value is not None:
+                if type(value) is not Evidence:
+                    return None
+                out[name] = {n: _plain(getattr(value, n)) for n in _EVIDENCE_FIELDS}
+            else:
+                out[name] = _plain(value)
+    except _NotPlain:
+        return None
+    return out
