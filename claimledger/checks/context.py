@@ -230,9 +230,11 @@ class RunContext:
         """Locate many (source id, normalized quote) pairs in one pass per source."""
         todo = {k for k in keys if k not in self._quotes and k[0] in self.origins}
         if todo:
+            from claimledger.checks.scan_memo import run_memo  # answers of earlier runs
+
             try:
                 found = scan_quotes(todo, self.source, list(self.ledger.sources), uncited=self.uncited_source,
-                                    ahead=self.read_ahead)  # fmt: skip
+                                    ahead=self.read_ahead, memo=run_memo(self))  # fmt: skip
                 self._quotes.update(found)
             except Exception as exc:  # the batched scan crashed: every quote it held fails closed
                 crashed = SourceError(

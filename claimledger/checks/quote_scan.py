@@ -19,7 +19,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from claimledger._exceptions import SourceError
 from claimledger.checks import seed_hits
@@ -30,6 +30,9 @@ from claimledger.load.index import IndexedSource
 from claimledger.model.finding import Evidence
 from claimledger.normalize import has_break_hyphens, normalize
 from claimledger.skeleton import Prefilter
+
+if TYPE_CHECKING:
+    from claimledger.checks.scan_memo import ScanMemo
 
 FULL_SEARCH_LIMIT = 50_000  # normalized characters; above this, seed-and-extend
 SEED_MAX_HITS = 200  # a seed seen more often than this is uninformative
@@ -263,8 +266,20 @@ def _row_bound(a: int, b: int, n: int, s: int, e0: int, e1: int) -> float:
 
 def nearest_passages(quotes: list[str], ix: IndexedSource) -> dict[int, tuple[Evidence, float, str]]:
     """The closest passage of the source for each quote (descriptive only; never verifies)."""
+    return {qi: _near_of(ix, span) for qi, span in nearest_spans(quotes, ix).items()}
+
+
+def _near_of(ix: IndexedSource, span: tuple[float, int, int]) -> tuple[Evidence, float, str]:
+    score, start, end = span
+    return evidence_at(ix, ix.primary, start, end), score, ix.primary.text[start:end]
+
+
+def nearest_spans(quotes: list[str], ix: IndexedSource) -> dict[int, tuple[float, int, int]]:
+    """:func:`nearest_passages` as (score, start, end) in the primary reading, for the quotes that
+    have one. Each quote's answer depends on that quote and the source only, not on the others
+    asked with it (checks/scan_memo.py remembers them one by one)."""
     text = ix.primary.text
-    out: dict[int, tuple[Evidence, float, str]] = {}
+    out: dict[int, tuple[float, int, int]] = {}
     if not text:
         return out
     if len(text) <= FULL_SEARCH_LIMIT:
@@ -291,8 +306,7 @@ def nearest_passages(quotes: list[str], ix: IndexedSource) -> dict[int, tuple[Ev
     for qi, span in spans.items():
         if span is None or span[2] <= span[1]:
             continue
-        score, start, end = span
-        out[qi] = (evidence_at(ix, ix.primary, start, end), score, text[start:end])
+        out[qi] = span
     return out
 
 
@@ -304,11 +318,14 @@ def scan_quotes(
     near_misses: bool = True,
     uncited: UncitedLoader | None = None,
     ahead: ReadAhead | None = None,
+    memo: ScanMemo | None = None,
 ) -> dict[Key, QuoteResult]:
     """Locate every (source, normalized quote) pair; see the module docstring. ``uncited`` loads a
     source for the misattribution search, maybe unindexed (else ``load`` does); ``ahead(sid, keep)``
     is told which source comes next, so it can be read (``keep``: and prefiltered) meanwhile; ``uncited``
-    is given the prefilter too, to test a plain-text source's bytes before decoding them."""
+    is given the prefilter too, to test a plain-text source's bytes before decoding them. ``memo``
+    answers, from earlier runs, the second-reading and nearest-passage searches of quotes missing
+    from their cited source (checks/scan_memo.py), and keeps this run's answers."""
     results: dict[Key, QuoteResult] = {k: QuoteResult() for k in keys}
     by_source: dict[str, list[str]] = defaultdict(list)
     owners: dict[str, list[tuple[str, QuoteResult]]] = defaultdict(list)
@@ -329,7 +346,7 @@ def scan_quotes(
             for nq in by_source[sid]:
                 results[(sid, nq)].error = ix
             continue
-        _record(_locate(everything, by_source[sid], ix, settled), sid, ix, owners, settled)
+        _record(_locate(everything, by_source[sid], ix, settled, memo), sid, ix, owners, settled)
         missing = [nq for nq in by_source[sid] if results[(sid, nq)].found is None]
         if missing and ix.hidden:
             for nq in missing:
@@ -340,8 +357,15 @@ def scan_quotes(
             # a quote only in hidden text here, or already found verbatim in another source, is
             # reported as such (checks/quote.py): a nearest passage would never be shown for it
             wanted = [nq for nq in missing if not results[(sid, nq)].in_hidden and results[(sid, nq)].elsewhere is None]
-            for qi, near in nearest_passages(wanted, ix).items():
-                results[(sid, wanted[qi])].near = near
+            known = memo.nearest(ix, wanted) if memo is not None else {}
+            todo = [nq for nq in wanted if nq not in known]
+            spans = nearest_spans(todo, ix) if todo else {}
+            if memo is not None:
+                memo.note_nearest(ix, {nq: spans.get(qi) for qi, nq in enumerate(todo)})
+            for qi, span in spans.items():
+                results[(sid, todo[qi])].near = _near_of(ix, span)
+            for nq, near in known.items():
+                results[(sid, nq)].near = near
     # pass 2: quotes still unaccounted for, in the sources nobody cited
     pending = [nq for nq, rs in owners.items() if any(r.found is None and r.elsewhere is None and r.error is None
                                                       for _, r in rs)]  # fmt: skip
@@ -494,12 +518,14 @@ def _anchor_starts(text: str, quotes: list[str]) -> dict[str, list[int]]:
 
 
 def _locate(
-    patterns: PatternSet, own: list[str], ix: IndexedSource, settled: AbstractSet[str] = frozenset()
+    patterns: PatternSet, own: list[str], ix: IndexedSource, settled: AbstractSet[str] = frozenset(),
+    memo: ScanMemo | None = None,
 ) -> dict[str, Evidence | int]:
     """Where the patterns occur (on word and number boundaries) in a source: a start in the
     primary reading, or the evidence of a match in another reading. The hyphen-keeping reading
     is consulted only for the source's own quotes that are still missing and hold a hyphen (it
-    cannot differ otherwise)."""
+    cannot differ otherwise); the second readings for the own quotes still missing that ``memo``
+    does not know to be in none of them."""
     found: dict[str, Evidence | int] = dict(_whole_positions(patterns, ix.primary.text, settled))
     if has_break_hyphens(ix.source.text):
         hyphenated = [nq for nq in own if nq not in found and "-" in nq]
@@ -513,8 +539,12 @@ def _locate(
     if missing and (ix.source.annotations or len(ix.source.page_starts) > 1):
         from claimledger.checks.readings import find_in_readings
 
-        for nq in missing:
+        absent = memo.absent_from_readings(ix, missing) if memo is not None else set()
+        looked = [nq for nq in missing if nq not in absent]
+        for nq in looked:
             ev = find_in_readings(ix, nq)
             if ev is not None:
                 found[nq] = ev
+        if memo is not None:
+            memo.note_absent_from_readings(ix, [nq for nq in looked if nq not in found])
     return found

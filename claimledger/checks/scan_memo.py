@@ -1,0 +1,226 @@
+"""The scan's answers for quotes not found verbatim, remembered across runs (issue 19: a warm run
+must not redo them; only the source index was cached).
+
+A quote missing from its cited source's primary reading costs two searches on every run: the
+second readings of the source (a PDF's body without its running headers, furigana: building them
+is most of the cost) and the nearest passage (an alignment). Both are pure functions of the
+source's index (the same normalized text, readings and offsets: :func:`claimledger.load.index.index_key`
+names them), of the normalized quote and of the code that searches. The key of an answer is the
+SHA-256 of all of these:
+
+* the source's index key digest (its bytes, media type, reading code and options);
+* the normalized quote;
+* :func:`memo_fingerprint`: the SHA-256 over the source of every file the two searches run
+  (:data:`MEMO_FILES`, the compiled cores' C sources included), the Python, Unicode database and
+  rapidfuzz versions;
+* which answer (``readings`` or ``near``) and the store's format version.
+
+Stored: that the quote is in no second reading (a quote found in one is not stored: its evidence is
+computed again), and the nearest passage as its score and span in the primary reading
+(:func:`claimledger.checks.quote_scan.nearest_spans`), or that there is none. The store is one SQLite file in the cache directory (``scan/v1.sqlite``), used
+when the index cache is. Every row carries a SHA-256 over its key and payload; a row that fails it,
+does not parse, holds a span outside the source's text or a score outside 0-100, and any error of
+the store, counts as not stored: the search runs again. An answer stands only for the search's own
+answer on the same input and code; the nearest passage never verifies anything, and "in no second
+reading" can only leave a quote unverified, never verify it.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import math
+import platform
+import sqlite3
+import unicodedata
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from claimledger._config import GateConfig
+from claimledger._files import digest_files
+from claimledger.checks.evidence import evidence_at
+from claimledger.load.index import IndexedSource, index_key
+from claimledger.model.finding import Evidence
+
+if TYPE_CHECKING:
+    from claimledger.checks.context import RunContext
+
+STORE_VERSION = 1
+_PACKAGE = Path(__file__).resolve().parents[1]  # claimledger/
+# the code the second readings and the nearest-passage search run (load/index.py's reading code is
+# in the index key); tests/test_scan_memo.py traces both searches and fails on a file missing here
+MEMO_FILES = (
+    "checks/scan_memo.py",
+    "checks/quote_scan.py",
+    "checks/readings.py",
+    "checks/seed_hits.py",
+    "checks/boundaries.py",
+    "checks/evidence.py",
+    "normalize.py",
+    "_normalize_core.py",
+    "_cnormalize.c",
+    "_cseeds.c",
+    "_lazytable.h",
+    "textmap.py",
+    "model/finding.py",
+    "model/source.py",
+)
+
+Near = tuple[Evidence, float, str]
+
+
+@functools.cache
+def memo_fingerprint() -> str:
+    """SHA-256 over the searches' code (see the module docstring)."""
+    from importlib.metadata import version
+
+    digest = hashlib.sha256()
+    digest_files(digest, _PACKAGE, MEMO_FILES)
+    digest.update(
+        f"python {platform.python_version()}; unicode {unicodedata.unidata_version}; "
+        f"rapidfuzz {version('rapidfuzz')}".encode()
+    )
+    return digest.hexdigest()
+
+
+def answer_key(index_digest: str, what: str, nq: str) -> str:
+    fields = [STORE_VERSION, memo_fingerprint(), what, index_digest, nq]
+    # ASCII JSON: every string, a lone surrogate included, is written exactly and unambiguously
+    return hashlib.sha256(json.dumps(fields).encode("ascii")).hexdigest()
+
+
+def _check(key: str, payload: str) -> str:
+    return hashlib.sha256(f"{key}\0{payload}".encode("ascii")).hexdigest()
+
+
+class ScanMemo:
+    """Answers of earlier runs (read one source at a time) and of this run (written by :meth:`close`)."""
+
+    def __init__(self, path: Path, config: GateConfig) -> None:
+        self.path = path
+        self.config = config
+        self._db: sqlite3.Connection | None = None
+        self._broken = False
+        self._empty = False  # the store held nothing when it was opened (a cold cache): no lookups
+        self._new: dict[str, str] = {}
+
+    def _open(self) -> sqlite3.Connection | None:
+        if self._db is None and not self._broken:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                db = sqlite3.connect(self.path, timeout=10)
+                db.execute(
+                    "CREATE TABLE IF NOT EXISTS answers (key TEXT PRIMARY KEY, payload TEXT NOT NULL, check_ TEXT NOT NULL)"
+                )
+                self._empty = db.execute("SELECT 1 FROM answers LIMIT 1").fetchone() is None
+                self._db = db
+            except (OSError, sqlite3.Error):
+                self._broken = True  # no store: every answer is searched for afresh
+        return self._db
+
+    def _digest(self, ix: IndexedSource) -> str:
+        return index_key(ix.source.sha256, ix.source.media_type, self.config).digest
+
+    def _get(self, keys: list[str]) -> dict[str, str]:
+        """The checked payloads stored under ``keys`` (this run's own answers first)."""
+        out = {k: self._new[k] for k in keys if k in self._new}
+        rest = [k for k in keys if k not in out]
+        if not rest:
+            return out
+        db = self._open()
+        if db is None or self._empty:  # a cold store: a query would find nothing
+            return out
+        try:
+            for i in range(0, len(rest), 500):
+                chunk = rest[i : i + 500]
+                rows = db.execute(
+                    f"SELECT key, payload, check_ FROM answers WHERE key IN ({','.join('?' * len(chunk))})", chunk
+                ).fetchall()
+                for key, payload, check in rows:
+                    if isinstance(payload, str) and payload.isascii() and check == _check(key, payload):
+                        out[key] = payload
+        except (sqlite3.Error, ValueError):
+            return {k: v for k, v in out.items() if k in self._new}
+        return out
+
+    def absent_from_readings(self, ix: IndexedSource, quotes: Iterable[str]) -> set[str]:
+        """The quotes an earlier search found in none of the source's second readings."""
+        digest = self._digest(ix)
+        keys = {answer_key(digest, "readings", nq): nq for nq in quotes}
+        return {keys[k] for k, payload in self._get(list(keys)).items() if payload == '"absent"'}
+
+    def note_absent_from_readings(self, ix: IndexedSource, quotes: Iterable[str]) -> None:
+        digest = self._digest(ix)
+        for nq in quotes:
+            self._new[answer_key(digest, "readings", nq)] = '"absent"'
+
+    def nearest(self, ix: IndexedSource, quotes: list[str]) -> dict[str, Near | None]:
+        """The nearest passage an earlier search found for each quote it answered (None: no passage)."""
+        digest = self._digest(ix)
+        keys = {answer_key(digest, "near", nq): nq for nq in quotes}
+        text = ix.primary.text
+        out: dict[str, Near | None] = {}
+        for key, payload in self._get(list(keys)).items():
+            try:
+                stored = json.loads(payload)
+            except ValueError:
+                continue
+            if stored is None:
+                out[keys[key]] = None
+                continue
+            if not (isinstance(stored, list) and len(stored) == 3):
+                continue
+            score, start, end = stored
+            if not (type(start) is int and type(end) is int and 0 <= start < end <= len(text)):
+                continue
+            if not (type(score) in (int, float) and math.isfinite(score) and 0 <= score <= 100):
+                continue
+            out[keys[key]] = (evidence_at(ix, ix.primary, start, end), float(score), text[start:end])
+        return out
+
+    def note_nearest(self, ix: IndexedSource, answers: dict[str, tuple[float, int, int] | None]) -> None:
+        """This run's nearest passages (score, start, end in the primary reading; None: no passage)."""
+        digest = self._digest(ix)
+        for nq, near in answers.items():
+            self._new[answer_key(digest, "near", nq)] = json.dumps(None if near is None else list(near))
+
+    def close(self) -> None:
+        """Write this run's new answers in one transaction (a failure only costs the next run time)."""
+        try:
+            db = self._open() if self._new else self._db
+            if db is not None and self._new:
+                with db:
+                    db.executemany(
+                        "INSERT OR REPLACE INTO answers (key, payload, check_) VALUES (?, ?, ?)",
+                        [(k, p, _check(k, p)) for k, p in self._new.items()],
+                    )
+        except sqlite3.Error:
+            pass
+        finally:
+            self._new.clear()
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+
+
+def memo_path(cache_dir: Path) -> Path:
+    return cache_dir / "scan" / f"v{STORE_VERSION}.sqlite"
+
+
+_MEMO = "scan_memo"  # RunContext.shared: this run's ScanMemo (None: the index cache is off)
+
+
+def run_memo(ctx: RunContext) -> ScanMemo | None:
+    """The run's memo (opened at first use, written when the run closes), or None without the index cache."""
+    if _MEMO not in ctx.shared:
+        opened = None
+        if ctx.config.index_cache:
+            from claimledger.load.fetch import default_cache_dir
+
+            opened = ScanMemo(memo_path(ctx.config.cache_dir or default_cache_dir()), ctx.config)
+            ctx.on_close(opened.close)
+        ctx.shared[_MEMO] = opened
+    memo = ctx.shared[_MEMO]
+    return memo if isinstance(memo, ScanMemo) else None
