@@ -239,3 +239,78 @@ def test_every_hedge_of_the_lexicon_still_fires() -> None:
     for hedge in WORD_HEDGES_JA:
         hits = word_hedge_hits("売上は半減した。", f"売上は{hedge}半減した。")
         assert [h.rule for h in hits] == ["hedge_dropped"], hedge
+
+
+# --- the patterns read at the end of the text before a quote: searched from its last pieces --------
+
+
+def _tail_cases() -> list[tuple[object, int]]:
+    from claimledger.checks.overclaim.figures import _ANY_PREFIX
+    from claimledger.checks.overclaim.lexicon import (
+        CONTEXT_MODAL_BEFORE_EN,
+        CONTEXT_NEGATION_BEFORE_EN,
+        NUM_PREFIX,
+    )
+
+    cases: list[tuple[object, int]] = [(_ANY_PREFIX, around._PREFIX_PARTS)]
+    cases += [(p, around._PREFIX_PARTS) for p in NUM_PREFIX.values()]
+    return [*cases, (CONTEXT_MODAL_BEFORE_EN, around._MODAL_PARTS), (CONTEXT_NEGATION_BEFORE_EN, around._NEGATION_PARTS)]
+
+
+def _same_match(text: str) -> None:
+    for pattern, parts in _tail_cases():
+        full = pattern.search(text)  # type: ignore[attr-defined]
+        tail = pattern.search(text, around._tail(text, parts))  # type: ignore[attr-defined]
+        assert (full and (full.span(), full.group())) == (tail and (tail.span(), tail.group())), (pattern, text)
+
+
+def _alternatives() -> list[str]:
+    """Every word alternative of the patterns written out (each \\s+ as one space, optional parts both ways)."""
+    from claimledger.checks.overclaim.lexicon import (
+        CONTEXT_MODAL_BEFORE_EN_WORDS,
+        CONTEXT_NEGATION_BEFORE_EN_WORDS,
+        NUM_PREFIX_WORDS,
+    )
+
+    out = []
+    for w in [*CONTEXT_MODAL_BEFORE_EN_WORDS, *CONTEXT_NEGATION_BEFORE_EN_WORDS, *(w for ws in NUM_PREFIX_WORDS.values() for w in ws)]:
+        w = re.sub(r"\(\?:([^|)]*)[^)]*\)", r"\1", w.replace(r"\s+", " "))  # a group: its first alternative
+        w = w.replace(r"\.", "\0")  # an escaped dot, kept apart from the optional marks
+        out += [re.sub(r"(.)\?", r"\1", w).replace("\0", "."), re.sub(r".\?", "", w).replace("\0", ".")]
+    return sorted(set(out))
+
+
+def test_every_alternative_is_found_from_the_tail() -> None:
+    alts = _alternatives()
+    assert len(alts) > 60 and "in the region of" in alts and "no evidence that" in alts
+    for alt in alts:
+        for before in ("", "the figure was, ", "x\n(", "It is said that\tthe   rate was "):
+            for space in (" ", "  \n ", "\u3000", "\t"):
+                text = before + alt.replace(" ", space) + space
+                _same_match(text)
+                assert any(p.search(text) for p, _ in _tail_cases()[1:]), text  # type: ignore[attr-defined]
+
+
+def test_the_tail_search_finds_what_the_full_search_finds_in_real_texts() -> None:
+    for t, ctx in CORPUS + PROSE[::5]:
+        for text in (t, ctx or ""):
+            for cut in range(0, len(text), 13):
+                _same_match(text[max(0, cut - 40) : cut])
+
+
+_TAILISH = [*_alternatives(), "the", "rate", "40%", "~", "≈", "<", "約", "ほぼ", "最大で", "n't", "didn't", ",", ".", "(", "'",
+            " ", "  ", "\n", "\t", "\u3000", "\x1c", "\u2028", "-", "x"]  # fmt: skip
+
+
+@given(st.lists(st.sampled_from(_TAILISH), max_size=14))
+def test_generated_text_before_a_quote(parts: list[str]) -> None:
+    for sep in ("", " ", "\n "):
+        text = sep.join(parts)
+        _same_match(text)
+        _same_match(text[-40:])
+
+
+def test_tail_gives_the_start_of_the_last_pieces() -> None:
+    assert [around._tail("a  b c ", k) for k in (1, 2, 3, 4)] == [5, 3, 0, 0]
+    assert [around._tail("x y\n z\u3000 ", k) for k in (1, 2)] == [5, 2]
+    assert around._tail("", 2) == around._tail("   ", 1) == 0

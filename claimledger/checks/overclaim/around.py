@@ -35,8 +35,10 @@ from claimledger.checks.overclaim.lexicon import (
     CONTEXT_MODAL_AFTER_EN,
     CONTEXT_MODAL_AFTER_JA,
     CONTEXT_MODAL_BEFORE_EN,
+    CONTEXT_MODAL_BEFORE_EN_WORDS,
     CONTEXT_NEGATION_AFTER_JA,
     CONTEXT_NEGATION_BEFORE_EN,
+    CONTEXT_NEGATION_BEFORE_EN_WORDS,
     MODAL_SUPPRESS_EN,
     MODAL_SUPPRESS_JA,
     NEGATION_EN,
@@ -44,6 +46,7 @@ from claimledger.checks.overclaim.lexicon import (
     NOT_NEGATION_EN,
     NOT_NEGATION_JA,
     NUM_PREFIX,
+    NUM_PREFIX_WORDS,
     NUM_SUFFIX,
     QUALIFIER_EN,
     QUALIFIER_JA,
@@ -77,12 +80,42 @@ def locate(quote: str, context: str) -> tuple[int, int] | None:
     return nc.to_original(pos, pos + len(nq))
 
 
+def _parts(words: tuple[str, ...]) -> int:
+    """How many whitespace-separated pieces a match of one of ``words`` (regex alternatives whose only
+    whitespace is matched by ``\\s`` atoms) can span: one more than the most ``\\s`` in one of them."""
+    return 1 + max(w.count(r"\s") for w in words)
+
+
+# The patterns read at the end of the text before a quote match a body that ends in a non-space
+# character, then only whitespace to the end: words (the alternatives above), a symbol or Japanese
+# words (one piece, no whitespace inside). A match starts at the earliest at the start of the
+# last _parts pieces of that text (_tail): the search starts there (the same match: the leftmost).
+_PREFIX_PARTS = max(_parts(words) for words in NUM_PREFIX_WORDS.values())
+_MODAL_PARTS = _parts(CONTEXT_MODAL_BEFORE_EN_WORDS)
+_NEGATION_PARTS = _parts(CONTEXT_NEGATION_BEFORE_EN_WORDS)
+
+
+def _tail(text: str, parts: int) -> int:
+    """The start of the ``parts``-th last whitespace-separated piece of ``text`` (0 when it has no more
+    pieces): where a match that ends at the end of ``text`` and spans at most ``parts`` pieces, the
+    last one ending in a non-space character, starts at the earliest."""
+    pieces = text.split()
+    if len(pieces) <= parts:
+        return 0
+    pos = len(text.rstrip())
+    for i in range(1, parts + 1):
+        pos -= len(pieces[-i])  # the start of this piece
+        if i < parts:
+            pos = len(text[:pos].rstrip())  # the end of the piece before it
+    return pos
+
+
 def _number_hits(statement: str, quote: str, ctx: str, span: tuple[int, int]) -> list[Hit]:
     hits: list[Hit] = []
     before, after = ctx[max(0, span[0] - 40) : span[0]], ctx[span[1] : span[1] + 20]
     # a hit needs a hedge pattern right before or after the quote (the loops below look for one of
     # them): without one, nothing to parse, unless the parse could raise (finite_numbers)
-    if (_ANY_PREFIX.search(before) is None and _ANY_SUFFIX.match(after) is None
+    if (_ANY_PREFIX.search(before, _tail(before, _PREFIX_PARTS)) is None and _ANY_SUFFIX.match(after) is None
             and finite_numbers(quote) and finite_numbers(statement)):  # fmt: skip
         return hits
     q_nums = numbers_in(quote)
@@ -170,8 +203,8 @@ def _modal_hits(statement: str, quote: str, ctx: str, span: tuple[int, int]) -> 
         ]
     else:
         checks = [
-            ("modality", CONTEXT_MODAL_BEFORE_EN.search(before), b0),
-            ("negation", CONTEXT_NEGATION_BEFORE_EN.search(before), b0),
+            ("modality", CONTEXT_MODAL_BEFORE_EN.search(before, _tail(before, _MODAL_PARTS)), b0),
+            ("negation", CONTEXT_NEGATION_BEFORE_EN.search(before, _tail(before, _NEGATION_PARTS)), b0),
             ("modality", CONTEXT_MODAL_AFTER_EN.match(after), a0),
         ]
     for kind, m, base in checks:

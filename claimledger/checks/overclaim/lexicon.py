@@ -16,25 +16,31 @@ def _wordset(text: str) -> frozenset[str]:
 
 # --- hedges attached to a number -------------------------------------------------------
 # Classes: "approx" (about 4x), "upper" (up to 4x, 4倍以下), "lower" (more than 4x, 4倍以上).
+# Each prefix class: words (alternatives, joined by \s+ where they have several), then symbols and
+# Japanese words, all right before the number (anchored at the end of the text before it).
+# NUM_PREFIX_WORDS is read by around.py to know how many pieces a match can span.
+NUM_PREFIX_WORDS: dict[str, tuple[str, ...]] = {
+    "approx": (
+        "about", "approximately", r"approx\.?", "around", "roughly", "nearly", "almost", r"close\s+to", "some",
+        r"an\s+estimated", "estimated", "circa", r"ca\.", r"in\s+the\s+region\s+of", r"on\s+the\s+order\s+of",
+    ),
+    "upper": (
+        r"up\s+to", r"as\s+(?:many|much|high|large)\s+as", r"at\s+most", r"no\s+more\s+than", r"less\s+than",
+        r"fewer\s+than", "under", "below", r"a\s+maximum\s+of", r"maximum\s+of", r"max\.?", r"not\s+more\s+than",
+    ),
+    "lower": (
+        r"more\s+than", "over", "above", r"at\s+least", r"no\s+fewer\s+than", r"no\s+less\s+than", r"greater\s+than",
+        "exceeding", r"upwards\s+of", r"a\s+minimum\s+of", r"minimum\s+of", r"not\s+less\s+than",
+    ),
+}  # fmt: skip
+_NUM_PREFIX_OTHER = {
+    "approx": r"|[~～〜≈]\s*|(?:約|およそ|凡そ|おおよそ|ほぼ|概ね|おおむね|だいたい|大体|推定で?|推計で?)\s*)$",
+    "upper": r"|[<≤≦]\s*|(?:最大で?|最高で?|多くて|多くとも|高々|せいぜい)\s*)$",
+    "lower": r"|[>≥≧]\s*|(?:少なくとも|最低でも?|最小でも)\s*)$",
+}
 NUM_PREFIX: dict[str, re.Pattern[str]] = {
-    "approx": re.compile(
-        r"(?:\b(?:about|approximately|approx\.?|around|roughly|nearly|almost|close\s+to|some|"
-        r"an\s+estimated|estimated|circa|ca\.|in\s+the\s+region\s+of|on\s+the\s+order\s+of)\s+"
-        r"|[~～〜≈]\s*|(?:約|およそ|凡そ|おおよそ|ほぼ|概ね|おおむね|だいたい|大体|推定で?|推計で?)\s*)$",
-        re.I,
-    ),
-    "upper": re.compile(
-        r"(?:\b(?:up\s+to|as\s+(?:many|much|high|large)\s+as|at\s+most|no\s+more\s+than|less\s+than|"
-        r"fewer\s+than|under|below|a\s+maximum\s+of|maximum\s+of|max\.?|not\s+more\s+than)\s+"
-        r"|[<≤≦]\s*|(?:最大で?|最高で?|多くて|多くとも|高々|せいぜい)\s*)$",
-        re.I,
-    ),
-    "lower": re.compile(
-        r"(?:\b(?:more\s+than|over|above|at\s+least|no\s+fewer\s+than|no\s+less\s+than|greater\s+than|"
-        r"exceeding|upwards\s+of|a\s+minimum\s+of|minimum\s+of|not\s+less\s+than)\s+"
-        r"|[>≥≧]\s*|(?:少なくとも|最低でも?|最小でも)\s*)$",
-        re.I,
-    ),
+    cls: re.compile(r"(?:\b(?:" + "|".join(words) + r")\s+" + _NUM_PREFIX_OTHER[cls], re.I)
+    for cls, words in NUM_PREFIX_WORDS.items()
 }
 NUM_SUFFIX: dict[str, re.Pattern[str]] = {
     "approx": re.compile(
@@ -237,18 +243,18 @@ JA_NON_RESTRICTIVE_PREFIX = re.compile(r"^(?:当初|現在|今回|当時|従来|
 JA_NON_RESTRICTIVE = re.compile(r"^(?:この|その|あの|どの|これらの|それらの|同じ|こうした|そうした|ある)$")
 
 # --- text around a quote (the quote leaves out a hedge that stands next to it) ----------
-CONTEXT_MODAL_BEFORE_EN = re.compile(
-    r"\b(?:may|might|could|possibly|potentially|perhaps|probably|likely|(?:appears?|seems?|tends?)\s+to|"
-    r"usually|typically|generally|normally|often|frequently|commonly|sometimes|occasionally|mostly|largely|"
-    r"mainly|in\s+(?:most|many|some)\s+cases,?|almost\s+always|nearly\s+always|as\s+a\s+rule,?|"
-    r"(?:is|are|was|were)\s+(?:thought|believed|expected|projected|predicted|estimated)\s+to)\s+$",
-    re.I,
-)
-CONTEXT_NEGATION_BEFORE_EN = re.compile(
-    r"(?:\b(?:not|never|no\s+evidence\s+that|little\s+evidence\s+that|unclear\s+whether|"
-    r"unclear\s+if|unlikely\s+that|untrue\s+that|false\s+that|whether)|n't)\s+$",
-    re.I,
-)
+CONTEXT_MODAL_BEFORE_EN_WORDS = (
+    "may", "might", "could", "possibly", "potentially", "perhaps", "probably", "likely", r"(?:appears?|seems?|tends?)\s+to",
+    "usually", "typically", "generally", "normally", "often", "frequently", "commonly", "sometimes", "occasionally",
+    "mostly", "largely", "mainly", r"in\s+(?:most|many|some)\s+cases,?", r"almost\s+always", r"nearly\s+always",
+    r"as\s+a\s+rule,?", r"(?:is|are|was|were)\s+(?:thought|believed|expected|projected|predicted|estimated)\s+to",
+)  # fmt: skip
+CONTEXT_MODAL_BEFORE_EN = re.compile(r"\b(?:" + "|".join(CONTEXT_MODAL_BEFORE_EN_WORDS) + r")\s+$", re.I)
+CONTEXT_NEGATION_BEFORE_EN_WORDS = (
+    "not", "never", r"no\s+evidence\s+that", r"little\s+evidence\s+that", r"unclear\s+whether", r"unclear\s+if",
+    r"unlikely\s+that", r"untrue\s+that", r"false\s+that", "whether",
+)  # fmt: skip
+CONTEXT_NEGATION_BEFORE_EN = re.compile(r"(?:\b(?:" + "|".join(CONTEXT_NEGATION_BEFORE_EN_WORDS) + r")|n't)\s+$", re.I)
 CONTEXT_MODAL_AFTER_JA = re.compile(
     r"^(?:場合が多|ことが多|場合もあ|こともあ|ものと(?:み|思わ|考え)られ|と思われ|と見込まれ|傾向が|可能性|かもしれ|と(?:考え|思わ|見|み)られ|と推(?:定|測|察)|と予(?:想|測)|とされ|ようだ|ようで|らしい|"
     r"だろう|でしょう|恐れ|おそれ|傾向|見込み|場合が|ことが(?:ある|あり))"
