@@ -189,3 +189,10 @@ def test_a_json_ledger_does_not_import_yaml(tmp_path: Path) -> None:
     probe = probe.replace("l.json", "l.yaml")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["4", "True"]
+
+
+def test_the_ascii_test_is_the_full_test_on_ascii() -> None:
+    from claimledger.load._json_lines import _PLAIN_ASCII, _plain
+
+    for cp in range(128):
+        assert (_PLAIN_ASCII.search(chr(cp)) is None) == (_plain().search(chr(cp)) is None), cp

@@ -74,13 +74,13 @@ Near = tuple[Evidence, float, str]
 @functools.cache
 def memo_fingerprint() -> str:
     """SHA-256 over the searches' code (see the module docstring)."""
-    from importlib.metadata import version
+    import rapidfuzz
 
     digest = hashlib.sha256()
     digest_files(digest, _PACKAGE, MEMO_FILES)
     digest.update(
         f"python {platform.python_version()}; unicode {unicodedata.unidata_version}; "
-        f"rapidfuzz {version('rapidfuzz')}".encode()
+        f"rapidfuzz {rapidfuzz.__version__}".encode()
     )
     return digest.hexdigest()
 
