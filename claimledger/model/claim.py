@@ -26,7 +26,7 @@ UNIT_HELP = (
 class Location(BaseModel):
     """Where a claim sits in the draft (1-based line and column)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     file: str | None = None
     line: int = Field(ge=1)
     column: int = Field(default=1, ge=1)
@@ -40,7 +40,7 @@ class Question(BaseModel):
     individual developers). See docs/ledger-format.md, "Questions and scope".
     """
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     text: str = Field(min_length=1, description="The research question, as asked.")
     population: str | None = Field(
         default=None,
@@ -64,7 +64,7 @@ class ClaimBase(BaseModel):
     """What every claim kind has. A kind adds ``kind: Literal["name"]`` and its own fields,
     and is registered with :func:`claim_kind`."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     id: str = Field(min_length=1, description="Unique claim id, e.g. C1 or N3.")
     statement: str | None = Field(
@@ -181,7 +181,7 @@ class NumberClaim(ClaimBase):
 class SearchRecord(BaseModel):
     """The literature search behind a negative claim: what was searched, where, when, and what came back."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     queries: list[str] = Field(min_length=1, description="The search queries, as typed.")
     databases: list[str] = Field(
         min_length=1, description="Where they were run (Google Scholar, CiNii, arXiv, ...)."
@@ -220,7 +220,7 @@ class NegativeClaim(ClaimBase):
 class MetricDef(BaseModel):
     """A SQL metric with its unit (the long form of a `metrics:` entry)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     sql: str = Field(min_length=1, description="DuckDB SQL returning one value.")
     unit: Unit | None = Field(default=None, description=UNIT_HELP)
 
@@ -289,7 +289,7 @@ class ReferenceFields(BaseModel):
     """What a bibliography entry says about a work: shared by ``references:`` entries and ``kind: reference``
     claims, so the two spellings of an entry cannot drift apart."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     title: str | None = Field(default=None, description="The work's title.")
     authors: list[str] | str | None = Field(
         default=None, description='Authors: a list ("Vaswani, Ashish") or one string joined by " and ".'
@@ -313,7 +313,7 @@ class LedgerReference(ReferenceFields):
 class Ledger(BaseModel):
     """The ledger file: declared sources, datasets, SQL metrics and claims."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     version: Literal[1] = Field(description="Ledger format version; always 1.")
     sources: dict[str, str] = Field(
