@@ -35,6 +35,8 @@ tree, with the module that defines each class when it is not this one:
     * ``StoreRowError`` (:mod:`claimledger.checks.overclaim.store`) - a stored
       overclaim result that does not parse; never leaves the store (the rules
       run again).
+    * ``_NotPlain`` (:mod:`claimledger.model.finding`) - a finding's value that is
+      not plain JSON data; never leaves ``Finding.to_dict`` (``asdict`` copies it).
     * ``BackendError`` - an optional backend failed; turned into a MED finding.
         * ``JudgeError`` (:mod:`claimledger.judge.types`) - a judge gave no
           usable answer (timeout, HTTP error, refusal, malformed output).

@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
+from claimledger._exceptions import ClaimledgerError
 from claimledger.model.reasons import Reason, Tier
 
 __all__ = ["Evidence", "Finding", "Offered", "Reason", "Status", "Tier"]
@@ -97,8 +98,8 @@ class Finding:
         return out
 
 
-class _NotPlain(Exception):
-    """A value :func:`_plain` does not copy (``asdict`` does)."""
+class _NotPlain(ClaimledgerError):
+    """A value :func:`_plain` does not copy (``asdict`` does); never raised out of ``to_dict``."""
 
 
 _ATOMS = frozenset({str, int, float, bool, type(None)})
