@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Protocol
 from claimledger._exceptions import SourceError
 from claimledger.checks import seed_hits
 from claimledger.checks.boundaries import find_whole, on_boundaries
-from claimledger.checks.evidence import evidence_at, source_evidence, source_evidences
+from claimledger.checks.evidence import source_evidence, source_evidences
 from claimledger.checks.seed_hits import MIN_SEED, first_hits
 from claimledger.load.index import IndexedSource
 from claimledger.model.finding import Evidence
@@ -266,12 +266,15 @@ def _row_bound(a: int, b: int, n: int, s: int, e0: int, e1: int) -> float:
 
 def nearest_passages(quotes: list[str], ix: IndexedSource) -> dict[int, tuple[Evidence, float, str]]:
     """The closest passage of the source for each quote (descriptive only; never verifies)."""
-    return {qi: _near_of(ix, span) for qi, span in nearest_spans(quotes, ix).items()}
+    return _nears_of(ix, nearest_spans(quotes, ix))
 
 
-def _near_of(ix: IndexedSource, span: tuple[float, int, int]) -> tuple[Evidence, float, str]:
-    score, start, end = span
-    return evidence_at(ix, ix.primary, start, end), score, ix.primary.text[start:end]
+def _nears_of(ix: IndexedSource, spans: dict[int, tuple[float, int, int]]) -> dict[int, tuple[Evidence, float, str]]:
+    """The nearest passages of :func:`nearest_spans` with their evidence, mapped back and their lines
+    counted together (:func:`~claimledger.checks.evidence.source_evidences`)."""
+    text, kept = ix.primary.text, list(spans.items())
+    found = source_evidences(ix, [ix.primary.to_original(start, end) for _, (_, start, end) in kept])
+    return {qi: (ev, score, text[start:end]) for (qi, (score, start, end)), ev in zip(kept, found, strict=True)}
 
 
 def nearest_spans(quotes: list[str], ix: IndexedSource) -> dict[int, tuple[float, int, int]]:
@@ -362,8 +365,8 @@ def scan_quotes(
             spans = nearest_spans(todo, ix) if todo else {}
             if memo is not None:
                 memo.note_nearest(ix, {nq: spans.get(qi) for qi, nq in enumerate(todo)})
-            for qi, span in spans.items():
-                results[(sid, todo[qi])].near = _near_of(ix, span)
+            for qi, near in _nears_of(ix, spans).items():
+                results[(sid, todo[qi])].near = near
             for nq, near in known.items():
                 results[(sid, nq)].near = near
     # pass 2: quotes still unaccounted for, in the sources nobody cited
