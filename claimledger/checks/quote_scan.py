@@ -372,10 +372,10 @@ def scan_quotes(
     # pass 2: quotes still unaccounted for, in the sources nobody cited
     pending = [nq for nq, rs in owners.items() if any(r.found is None and r.elsewhere is None and r.error is None
                                                       for _, r in rs)]  # fmt: skip
-    if pending:
+    others = [sid for sid in all_sources if sid not in by_source]
+    if pending and others:  # (the tables of the pending quotes cost something: none without a source left)
         rest = PatternSet(pending)
         keep = Prefilter(pending)
-        others = [sid for sid in all_sources if sid not in by_source]
         for i, sid in enumerate(others):
             # the next sources are read ahead: the reading threads test them while this one takes
             # their results (each test runs without the GIL), so both cores work; results are
