@@ -365,8 +365,8 @@ def scan_quotes(
             spans = nearest_spans(todo, ix) if todo else {}
             if memo is not None:
                 memo.note_nearest(ix, {nq: spans.get(qi) for qi, nq in enumerate(todo)})
-            for qi, near in _nears_of(ix, spans).items():
-                results[(sid, todo[qi])].near = near
+            for qi, computed in _nears_of(ix, spans).items():
+                results[(sid, todo[qi])].near = computed
             for nq, near in known.items():
                 results[(sid, nq)].near = near
     # pass 2: quotes still unaccounted for, in the sources nobody cited
