@@ -12,7 +12,9 @@
  * texts (100,000 seeds take ~20 ms to table), no list for every seed, and windows of k code points
  * (seeds at least k long): with 100,000 quotes most 8-character windows of a text begin some quote
  * (quotes start at words), 16-character ones rarely do. The table holds the seeds (a tuple) and is
- * only read by a pass, so passes may run in several threads at once.
+ * only read by a pass, so passes may run in several threads at once. first_starts(table, text, skip)
+ * leaves out the seeds whose byte in `skip` (one per seed) is nonzero: the scan no longer needs them
+ * (a quote already found where each of its claims cites it), so they are neither compared nor reported.
  *
  * prepare(seeds, k, stride) with stride > 1 (every seed at least k + stride - 1 long) tables the k-character
  * windows of each seed at its offsets 0 .. stride - 1, and first_starts then hashes only the windows that
@@ -235,14 +237,15 @@ static Table *table_new(PyObject *seeds_obj, int k, int stride) {
 
 /* The window at p (a multiple of the stride) hashes to h and passed the filter: each entry of that hash
  * names a seed and an offset j, so a seed that starts at p - j; keep the smallest confirmed start. */
-static void probe_strided(const Table *t, const Str *text, Py_ssize_t p, uint64_t h, Py_ssize_t *best) {
+static void probe_strided(const Table *t, const Str *text, Py_ssize_t p, uint64_t h, Py_ssize_t *best,
+                          const uint8_t *skip) {
     size_t slot = slot_of(h, t->mask);
     while (t->table[slot].head >= 0) {
         if (t->table[slot].hash == h) {
             for (Py_ssize_t e = t->table[slot].head; e >= 0; e = t->next[e]) {
                 Py_ssize_t si = e / t->stride, at = p - e % t->stride;
                 const Str *s = &t->seeds[si];
-                if (at < 0 || at + s->n > text->n || (best[si] >= 0 && best[si] <= at)) continue;
+                if (at < 0 || at + s->n > text->n || (best[si] >= 0 && best[si] <= at) || (skip && skip[si])) continue;
                 Py_ssize_t j = 0;
                 while (j < s->n && PyUnicode_READ(s->kind, s->data, j) == PyUnicode_READ(text->kind, text->data, at + j))
                     j++;
@@ -255,14 +258,14 @@ static void probe_strided(const Table *t, const Str *text, Py_ssize_t p, uint64_
 }
 
 #define DEFINE_STRIDED(NAME, T)                                                                     \
-    static void NAME(const Table *t, const Str *text, Py_ssize_t *best) {                           \
+    static void NAME(const Table *t, const Str *text, Py_ssize_t *best, const uint8_t *skip) {      \
         const T *d = (const T *)text->data;                                                         \
         const int k = t->k, stride = t->stride;                                                     \
         for (Py_ssize_t p = 0; p + k <= text->n; p += stride) {                                     \
             uint64_t h = 0;                                                                         \
             for (int j = 0; j < k; j++) h += (uint64_t)d[p + j] * LANE[j];                          \
             size_t bit = filter_bit(h);                                                             \
-            if ((t->filter[bit >> 3] >> (bit & 7)) & 1) probe_strided(t, text, p, h, best);         \
+            if ((t->filter[bit >> 3] >> (bit & 7)) & 1) probe_strided(t, text, p, h, best, skip);   \
         }                                                                                           \
     }
 
@@ -271,7 +274,7 @@ DEFINE_STRIDED(strided_ucs2, Py_UCS2)
 DEFINE_STRIDED(strided_ucs4, Py_UCS4)
 
 /* first_starts with a strided table: {seed index: first start} of the seeds that occur. */
-static PyObject *strided_starts(const Table *t, PyObject *text_obj) {
+static PyObject *strided_starts(const Table *t, PyObject *text_obj, const uint8_t *skip) {
     Str text = {PyUnicode_KIND(text_obj), PyUnicode_DATA(text_obj), PyUnicode_GET_LENGTH(text_obj)};
     Py_ssize_t ns = t->ns;
     Py_ssize_t *best = PyMem_Malloc((ns ? ns : 1) * sizeof(Py_ssize_t));
@@ -280,11 +283,11 @@ static PyObject *strided_starts(const Table *t, PyObject *text_obj) {
     if (ns > 0 && text.n >= t->k) {
         Py_BEGIN_ALLOW_THREADS
         if (text.kind == PyUnicode_1BYTE_KIND)
-            strided_ucs1(t, &text, best);
+            strided_ucs1(t, &text, best, skip);
         else if (text.kind == PyUnicode_2BYTE_KIND)
-            strided_ucs2(t, &text, best);
+            strided_ucs2(t, &text, best, skip);
         else
-            strided_ucs4(t, &text, best);
+            strided_ucs4(t, &text, best, skip);
         Py_END_ALLOW_THREADS
     }
     PyObject *result = PyDict_New();
@@ -301,7 +304,7 @@ static PyObject *strided_starts(const Table *t, PyObject *text_obj) {
 
 /* One pass of `text` against a table. starts_only: a dict {seed index: first start} of the seeds that
  * occur (cap 1), instead of a list of every seed's starts. */
-static PyObject *hits(const Table *t, PyObject *text_obj, Py_ssize_t cap, int starts_only) {
+static PyObject *hits(const Table *t, PyObject *text_obj, Py_ssize_t cap, int starts_only, const uint8_t *skip) {
     Py_ssize_t ns = t->ns;
     if (cap < 0) cap = 0;
     Str text = {PyUnicode_KIND(text_obj), PyUnicode_DATA(text_obj), PyUnicode_GET_LENGTH(text_obj)};
@@ -315,6 +318,9 @@ static PyObject *hits(const Table *t, PyObject *text_obj, Py_ssize_t cap, int st
         PyErr_NoMemory();
         goto done;
     }
+    if (skip)  /* a skipped seed counts as found up to its cap: never compared, never reported */
+        for (Py_ssize_t i = 0; i < ns; i++)
+            if (skip[i]) found[i] = cap;
     if (ns > 0 && cap > 0 && text.n >= t->k) {
         Scan sc = {t->table, t->mask, t->filter, t->seeds, t->next, pos, found, room, cap, t->k};
         Py_BEGIN_ALLOW_THREADS
@@ -332,7 +338,7 @@ static PyObject *hits(const Table *t, PyObject *text_obj, Py_ssize_t cap, int st
         result = PyDict_New();
         if (!result) goto done;
         for (Py_ssize_t i = 0; i < ns; i++) {
-            if (!found[i]) continue;
+            if (!found[i] || (skip && skip[i])) continue;
             PyObject *k = PyLong_FromSsize_t(i), *v = PyLong_FromSsize_t(pos[i][0]);
             int bad = !k || !v || PyDict_SetItem(result, k, v) < 0;
             Py_XDECREF(k);
@@ -378,7 +384,7 @@ static PyObject *py_first_hits(PyObject *Py_UNUSED(self), PyObject *args) {
     if (!PyArg_ParseTuple(args, "UO!n", &text_obj, &PyList_Type, &seeds_obj, &cap)) return NULL;
     Table *t = table_new(seeds_obj, K, 1);
     if (!t) return NULL;
-    PyObject *result = hits(t, text_obj, cap, 0);
+    PyObject *result = hits(t, text_obj, cap, 0, NULL);
     table_free(t);
     return result;
 }
@@ -407,11 +413,23 @@ static PyObject *py_prepare(PyObject *Py_UNUSED(self), PyObject *args) {
 }
 
 static PyObject *py_first_starts(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *capsule, *text_obj;
-    if (!PyArg_ParseTuple(args, "OU", &capsule, &text_obj)) return NULL;
+    PyObject *capsule, *text_obj, *skip_obj = Py_None;
+    if (!PyArg_ParseTuple(args, "OU|O", &capsule, &text_obj, &skip_obj)) return NULL;
     Table *t = PyCapsule_GetPointer(capsule, CAPSULE); /* a foreign object: TypeError-like ValueError */
     if (!t) return NULL;
-    return t->stride > 1 ? strided_starts(t, text_obj) : hits(t, text_obj, 1, 1);
+    Py_buffer skip = {0};
+    if (skip_obj != Py_None) { /* one byte per seed, nonzero: not looked for (held for the whole call) */
+        if (PyObject_GetBuffer(skip_obj, &skip, PyBUF_SIMPLE) < 0) return NULL;
+        if (skip.len != t->ns) {
+            PyBuffer_Release(&skip);
+            PyErr_Format(PyExc_ValueError, "the skip mask must hold one byte per seed (%zd), not %zd", t->ns, skip.len);
+            return NULL;
+        }
+    }
+    const uint8_t *mask = skip_obj != Py_None ? (const uint8_t *)skip.buf : NULL;
+    PyObject *result = t->stride > 1 ? strided_starts(t, text_obj, mask) : hits(t, text_obj, 1, 1, mask);
+    if (skip_obj != Py_None) PyBuffer_Release(&skip);
+    return result;
 }
 
 static PyMethodDef methods[] = {
@@ -423,8 +441,9 @@ static PyMethodDef methods[] = {
      "8 <= k <= 64, 1 <= stride <= 64) for first_starts, built once for many texts; with stride 1 the first k "
      "characters of each seed are hashed, with more the k-character windows at its first stride offsets."},
     {"first_starts", py_first_starts, METH_VARARGS,
-     "first_starts(prepared, text): {i: start of the first occurrence of seeds[i]} for the seeds that occur in "
-     "text."},
+     "first_starts(prepared, text, skip=None): {i: start of the first occurrence of seeds[i]} for the seeds that "
+     "occur in text; skip: a bytes-like object of one byte per seed, the seeds whose byte is nonzero are not "
+     "looked for."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_cseeds",

@@ -193,3 +193,38 @@ def test_the_strided_table_refuses_what_it_cannot_take() -> None:
     assert not find.compiled
     text = "x a seed of twenty chr and a much longer seed here, long enough"
     assert find(text) == {0: 2, 1: text.index("a much")} == {0: 2, 1: 27}
+
+
+@pytest.mark.parametrize("compiled", [True, False, None], ids=["compiled", "automaton", "chosen-by-the-code"])
+def test_muted_patterns_are_not_looked_for_and_the_others_are_unchanged(compiled: bool | None) -> None:
+    """The scan mutes a quote that no later source can tell anything of (found where each claim
+    cites it, or found elsewhere): the passes leave it out (a skip mask read by the compiled pass,
+    a filter on the other paths), every other first start is the same."""
+    rng = random.Random(23)
+    for _ in range(150):
+        text, patterns = _case(rng, EN + "😀é" + JA)
+        patterns += [text[i : i + 40] for i in range(0, max(0, len(text) - 40), 97)]  # strided ones
+        ps = PatternSet(patterns, compiled=compiled)
+        want = PatternSet(patterns, compiled=False).first_positions(text)
+        muted = set(rng.sample(sorted(set(patterns)), k=len(set(patterns)) // 2))
+        for p in muted:
+            ps.mute(p)
+        assert ps.first_positions(text) == {p: at for p, at in want.items() if p not in muted}
+        for p in muted:
+            ps.mute(p, False)
+        assert ps.first_positions(text) == want
+
+
+def test_the_skip_mask_must_name_every_seed() -> None:
+    ext = seed_hits.compiled()
+    assert ext is not None
+    for stride in (1, 4):
+        table = ext.prepare(["long enough seed here", "another long seed here"], 8, stride)
+        text = "x another long seed here, long enough seed here"
+        assert ext.first_starts(table, text, bytearray(b"\x00\x01")) == {0: text.index("long enough")}
+        assert ext.first_starts(table, text, b"\x01\x01") == {}
+        assert ext.first_starts(table, text, None) == ext.first_starts(table, text) == {0: 26, 1: 2}
+        with pytest.raises(ValueError, match="one byte per seed"):
+            ext.first_starts(table, text, bytearray(3))
+        with pytest.raises(TypeError):
+            ext.first_starts(table, text, "not a mask")

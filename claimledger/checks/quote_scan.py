@@ -126,13 +126,21 @@ class PatternSet:
         if auto:  # a compiled pass reads the whole text: for a few patterns, a str.find each reads less
             groups = [(ps, k, st, c and len(ps) > seed_hits.FIND_FEW) for ps, k, st, c in groups]
         self._groups = [seed_hits.FirstStarts(ps, k, stride=st, compiled=c) for ps, k, st, c in groups if ps]
+        # muted patterns are not looked for (a byte per pattern of each group, read by the passes)
+        self._masks = [bytearray(len(g.seeds)) for g in self._groups]
+        self._where = {p: (m, i) for m, g in zip(self._masks, self._groups, strict=True) for i, p in enumerate(g.seeds)}
+
+    def mute(self, pattern: str, muted: bool = True) -> None:
+        """Leave ``pattern`` out of the next :meth:`first_positions` (``muted=False``: look for it again)."""
+        mask, i = self._where[pattern]
+        mask[i] = muted
 
     def first_positions(self, text: str) -> dict[str, int]:
-        """Start of the first occurrence of each pattern found in ``text`` (one pass per group)."""
+        """Start of the first occurrence of each pattern not muted found in ``text`` (one pass per group)."""
         out: dict[str, int] = {}
-        for group in self._groups:
+        for group, mask in zip(self._groups, self._masks, strict=True):
             seeds = group.seeds
-            out.update((seeds[i], at) for i, at in group(text).items())
+            out.update((seeds[i], at) for i, at in group(text, mask if any(mask) else None).items())
         return out
 
 
@@ -349,7 +357,14 @@ def scan_quotes(
             for nq in by_source[sid]:
                 results[(sid, nq)].error = ix
             continue
-        _record(_locate(everything, by_source[sid], ix, settled, memo), sid, ix, owners, settled)
+        # a quote muted because it is placed elsewhere is still looked for in a source it cites
+        for nq in by_source[sid]:
+            if nq not in settled:
+                everything.mute(nq, False)
+        _record(_locate(everything, by_source[sid], ix, settled, memo), sid, ix, owners, settled, everything)
+        for nq in by_source[sid]:
+            if _placed(owners[nq]):
+                everything.mute(nq)
         missing = [nq for nq in by_source[sid] if results[(sid, nq)].found is None]
         if missing and ix.hidden:
             for nq in missing:
@@ -392,7 +407,7 @@ def scan_quotes(
                 got = got.index()
                 if isinstance(got, SourceError):
                     continue
-            _record(_locate(rest, [], got, settled), sid, got, owners, settled)
+            _record(_locate(rest, [], got, settled), sid, got, owners, settled, rest)
     return results
 
 
@@ -414,12 +429,14 @@ def _record(
     ix: IndexedSource,
     owners: dict[str, list[tuple[str, QuoteResult]]],
     settled: set[str],
+    patterns: PatternSet,
 ) -> None:
     """Store each match where a result still needs it. A match is a start in the primary reading
     until a finding needs it: only then is it mapped back to the original text. Where a quote
     occurs elsewhere matters only while it is not found in its cited source (checks/quote.py);
     a quote found in the source of each of its claims joins ``settled`` and is not looked at
-    again."""
+    again; one placed (each claim's quote found where cited, or else somewhere) is muted in
+    ``patterns``: only a source it cites can still tell something of it (the scan unmutes it there)."""
     wanted: list[tuple[str, Evidence | int]] = []
     for nq, at in found.items():
         for cited, r in owners[nq]:
@@ -439,6 +456,15 @@ def _record(
                 r.elsewhere = ev
         if all(r.found is not None for _, r in owners[nq]):
             settled.add(nq)
+            patterns.mute(nq)
+        elif _placed(owners[nq]):
+            patterns.mute(nq)
+
+
+def _placed(owners: list[tuple[str, QuoteResult]]) -> bool:
+    """Each claim of the quote has it found in its cited source or found elsewhere: a source it does
+    not cite has nothing more to tell (only the first place elsewhere is kept)."""
+    return all(r.found is not None or r.elsewhere is not None for _, r in owners)
 
 
 def _whole_positions(patterns: PatternSet, text: str, settled: AbstractSet[str]) -> dict[str, int]:

@@ -106,15 +106,16 @@ class FirstStarts:
                     self._automaton.add_word(seed, i)
             self._automaton.make_automaton()
 
-    def __call__(self, text: str) -> dict[int, int]:
+    def __call__(self, text: str, skip: bytearray | None = None) -> dict[int, int]:
+        """``skip``: one byte per seed; the seeds whose byte is nonzero are not looked for."""
         if not self.seeds or not text:
             return {}
         if self._table is not None:
             assert _EXT is not None
-            starts: dict[int, int] = _EXT.first_starts(self._table, text)
+            starts: dict[int, int] = _EXT.first_starts(self._table, text, skip)
             return starts
         if self._automaton is None:
-            found = {i: text.find(seed) for i, seed in enumerate(self.seeds)}
+            found = {i: text.find(seed) for i, seed in enumerate(self.seeds) if skip is None or not skip[i]}
             return {i: at for i, at in found.items() if at >= 0}
         first: dict[int, int] = {}
         n = len(self._automaton)
@@ -127,6 +128,8 @@ class FirstStarts:
         if len(set(seeds)) < len(seeds):  # every index of a repeated seed
             at = {seeds[i]: pos for i, pos in first.items()}
             first = {i: at[s] for i, s in enumerate(seeds) if s in at}
+        if skip is not None:
+            first = {i: pos for i, pos in first.items() if not skip[i]}
         return first
 
 
