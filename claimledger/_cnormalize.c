@@ -465,7 +465,30 @@ static int b_add_span(B *b, const Text *t, Py_ssize_t a, Py_ssize_t e) {
     }
     if (b_segment(b, a, e, 1) < 0) return -1;
     if (b_reserve(b, e - a) < 0) return -1;
-    for (Py_ssize_t k = a; k < e; k++)
+    Py_ssize_t k = a;
+    /* the common case, written with the builder's width fixed: each folded character that fits
+     * the builder as it is goes straight in (what b_put does for it); the first one that does not
+     * leaves the rest to b_put, which widens the builder */
+    if (b->kind == 1) {
+        uint8_t *out = (uint8_t *)b->buf + b->len;
+        Py_UCS4 limit = b->limit;
+        for (; k < e; k++) {
+            Py_UCS4 v = LOAD(&g_fold[tch(t, k)]);
+            if (v > limit) break;
+            *out++ = (uint8_t)v;
+        }
+        b->len = out - (uint8_t *)b->buf;
+    } else if (b->kind == 2) {
+        uint16_t *out = (uint16_t *)b->buf + b->len;
+        Py_UCS4 limit = b->limit;
+        for (; k < e; k++) {
+            Py_UCS4 v = LOAD(&g_fold[tch(t, k)]);
+            if (v > limit) break;
+            *out++ = (uint16_t)v;
+        }
+        b->len = out - (uint16_t *)b->buf;
+    }
+    for (; k < e; k++)
         if (b_put(b, LOAD(&g_fold[tch(t, k)])) < 0) return -1;
     return 0;
 }
@@ -489,40 +512,59 @@ static PyObject *fold_str(Py_UCS4 c) {
     return s;
 }
 
-/* normalize._emit_piece */
-static int emit_piece(B *b, const Text *t, Py_ssize_t a, Py_ssize_t e) {
+/* the special character c at k (a fold other than one character for one, or unknown) */
+static int emit_special(B *b, Py_ssize_t k, Py_UCS4 c) {
+    if (c < BMP) return b_add(b, g_spec_ptr[c], g_spec_len[c], k, k + 1, g_spec_len[c] == 1);
+    gil_on(b);
+    PyObject *s = fold_str(c);
+    Py_UCS4 *out = NULL;
+    Py_ssize_t m = 0;
+    if (s) {
+        m = PyUnicode_GET_LENGTH(s);
+        out = PyMem_RawMalloc((size_t)(m + 1) * sizeof(Py_UCS4));
+        if (out)
+            for (Py_ssize_t i = 0; i < m; i++) out[i] = PyUnicode_READ_CHAR(s, i);
+        else
+            PyErr_NoMemory();
+        Py_DECREF(s);
+    }
+    gil_off(b);
+    if (!out) return -1;
+    int r = b_add(b, out, m, k, k + 1, m == 1);
+    PyMem_RawFree(out);
+    return r;
+}
+
+/* 1 when c is special (its fold filled now if it was unknown), 0 when it folds one to one */
+static inline int special_now(B *b, Py_UCS4 c) {
+    if (!is_special(c)) return 0;
+    if (c < BMP) {
+        if (fold_known(b, c) < 0) return -1;
+        if (!(LOAD(&g_fold[c]) & SPECIAL)) return 0; /* it was UNKNOWN and folds one to one */
+    }
+    return 1;
+}
+
+/* normalize._emit_run (not ASCII) with normalize._emit_piece for each piece, in one pass: the
+ * pieces are the stretches between the spaces _space_dropped drops; within a piece, each special
+ * character ends a span of characters that fold one to one. The builder gets the same calls in the
+ * same order as from the two loops of normalize.py (a space is never special). */
+static int emit_pieces(B *b, const Text *t, Py_ssize_t a, Py_ssize_t e) {
     Py_ssize_t seg = a;
     for (Py_ssize_t k = a; k < e; k++) {
         Py_UCS4 c = tch(t, k);
-        if (!is_special(c)) continue;
-        if (c < BMP) {
-            if (fold_known(b, c) < 0) return -1;
-            if (!(LOAD(&g_fold[c]) & SPECIAL)) continue; /* it was UNKNOWN and folds one to one */
-        }
-        if (b_add_span(b, t, seg, k) < 0) return -1;
-        int r;
-        if (c < BMP) {
-            r = b_add(b, g_spec_ptr[c], g_spec_len[c], k, k + 1, g_spec_len[c] == 1);
-        } else {
-            gil_on(b);
-            PyObject *s = fold_str(c);
-            Py_UCS4 *out = NULL;
-            Py_ssize_t m = 0;
-            if (s) {
-                m = PyUnicode_GET_LENGTH(s);
-                out = PyMem_RawMalloc((size_t)(m + 1) * sizeof(Py_UCS4));
-                if (out)
-                    for (Py_ssize_t i = 0; i < m; i++) out[i] = PyUnicode_READ_CHAR(s, i);
-                else
-                    PyErr_NoMemory();
-                Py_DECREF(s);
+        if (c == ' ') {
+            if (space_dropped(t, k, k + 1)) { /* the piece ends; the next one starts after the space */
+                if (b_add_span(b, t, seg, k) < 0) return -1;
+                seg = k + 1;
             }
-            gil_off(b);
-            if (!out) return -1;
-            r = b_add(b, out, m, k, k + 1, m == 1);
-            PyMem_RawFree(out);
+            continue;
         }
-        if (r < 0) return -1;
+        int sp = special_now(b, c);
+        if (sp < 0) return -1;
+        if (!sp) continue;
+        if (b_add_span(b, t, seg, k) < 0) return -1;
+        if (emit_special(b, k, c) < 0) return -1;
         seg = k + 1;
     }
     return b_add_span(b, t, seg, e);
@@ -531,28 +573,23 @@ static int emit_piece(B *b, const Text *t, Py_ssize_t a, Py_ssize_t e) {
 /* normalize._emit_run: [a, e) holds no whitespace but single ASCII spaces and no invisible
  * characters; a space there is dropped when _space_dropped says so (inner spaces of an ASCII
  * run never are: both their neighbours are ASCII) */
-static int emit_run(B *b, const Text *t, Py_ssize_t a, Py_ssize_t e) {
+static int emit_run(B *b, const Text *t, Py_ssize_t a, Py_ssize_t e, int ascii) {
     if (a >= e) return 0;
-    int ascii = 1;
-    for (Py_ssize_t k = a; k < e; k++)
-        if (tch(t, k) >= 0x80) {
-            ascii = 0;
-            break;
-        }
+    if (!ascii) { /* the caller saw a character from 0x80 on, maybe outside [a, e): look */
+        ascii = 1;
+        for (Py_ssize_t k = a; k < e; k++)
+            if (tch(t, k) >= 0x80) {
+                ascii = 0;
+                break;
+            }
+    }
     if (ascii) {
         Py_ssize_t lo = a, hi = e;
         if (tch(t, a) == ' ' && space_dropped(t, a, a + 1)) lo++;
         if (hi > lo && tch(t, hi - 1) == ' ' && space_dropped(t, hi - 1, hi)) hi--;
         return b_add_span(b, t, lo, hi);
     }
-    Py_ssize_t last = a;
-    for (Py_ssize_t k = a; k < e; k++) {
-        if (tch(t, k) == ' ' && space_dropped(t, k, k + 1)) {
-            if (emit_piece(b, t, last, k) < 0) return -1;
-            last = k + 1;
-        }
-    }
-    return emit_piece(b, t, last, e);
+    return emit_pieces(b, t, a, e);
 }
 
 /* _BREAK_TAIL: [ \t]*(?:\r\n|\r|\n)?[ \t]* */
@@ -593,6 +630,7 @@ static inline int run_normalize(B *b, const Text *t, int keep) {
     Py_ssize_t pos = 0, n = t->n;
     while (pos < n) {
         Py_ssize_t s = pos;
+        Py_UCS4 seen = 0; /* every character of [pos, s) or-ed: below 0x80 when all are ASCII */
         for (; s < n; s++) {
             Py_UCS4 c = tch(t, s);
             if (c == ' ') {
@@ -600,11 +638,13 @@ static inline int run_normalize(B *b, const Text *t, int keep) {
             } else if (is_trigger(c)) {
                 break;
             }
+            seen |= c;
         }
-        if (s >= n) return emit_run(b, t, pos, n);
+        int ascii = seen < 0x80;
+        if (s >= n) return emit_run(b, t, pos, n, ascii);
         Py_UCS4 c = tch(t, s);
         if (c == 0xFFFE) { /* PDFium's hyphenation mark, maybe with the line break after it */
-            if (emit_run(b, t, pos, s) < 0) return -1;
+            if (emit_run(b, t, pos, s, ascii) < 0) return -1;
             if (keep && b_add(b, hyphen, 1, s, s + 1, 0) < 0) return -1;
             pos = break_tail(t, s + 1);
             continue;
@@ -612,7 +652,7 @@ static inline int run_normalize(B *b, const Text *t, int keep) {
         if (is_invisible(c)) {
             Py_ssize_t e = s + 1;
             while (e < n && is_invisible(tch(t, e)) && tch(t, e) != 0xFFFE) e++;
-            if (emit_run(b, t, pos, s) < 0) return -1;
+            if (emit_run(b, t, pos, s, ascii) < 0) return -1;
             int soft = 0;
             for (Py_ssize_t k = s; k < e; k++)
                 if (tch(t, k) == 0x00AD) soft = 1;
@@ -640,13 +680,13 @@ static inline int run_normalize(B *b, const Text *t, int keep) {
             }
             if (plain) { /* a hyphenated line break: join the word (or keep the hyphen) */
                 Py_ssize_t h = body - 1;
-                if (emit_run(b, t, pos, h) < 0) return -1;
+                if (emit_run(b, t, pos, h, ascii) < 0) return -1;
                 if (keep && b_add(b, hyphen, 1, h, h + 1, 1) < 0) return -1;
                 pos = e;
                 continue;
             }
         }
-        if (emit_run(b, t, pos, s) < 0) return -1;
+        if (emit_run(b, t, pos, s, ascii) < 0) return -1;
         Py_UCS4 before = s ? tch(t, s - 1) : ' ';
         Py_UCS4 after = e < n ? tch(t, e) : ' ';
         if ((before >= '!' && before < 0x80 && after >= '!' && after < 0x80) || !space_dropped(t, s, e)) {
