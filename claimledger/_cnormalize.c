@@ -995,29 +995,68 @@ static PyObject *py_skeleton(PyObject *self, PyObject *args) {
     return out;
 }
 
-static int cmp_u64(const void *a, const void *b) {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
+/* the filter in front of the binary search: one bit per value of a hash's top BLOOM_BITS bits
+ * (32 KiB, so it stays in the first-level cache; with a few thousand hashes under 1 % of the
+ * windows of a text go on to the search) */
+#define BLOOM_BITS 18
+
+/* one window's hash h: marks it in hit[] when it is one of the sorted hashes; 1 once all are marked */
+static inline int window_seen(uint64_t h, const uint64_t *bloom, const uint64_t *hs, Py_ssize_t nh, uint8_t *hit,
+                              Py_ssize_t *left) {
+    uint64_t top = h >> (64 - BLOOM_BITS);
+    if (!((bloom[top >> 6] >> (top & 63)) & 1)) return 0;
+    Py_ssize_t lo = 0, hi = nh; /* the first sorted hash >= h */
+    while (lo < hi) {
+        Py_ssize_t mid = lo + (hi - lo) / 2;
+        if (hs[mid] < h) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo < nh && hs[lo] == h && !hit[lo]) {
+        hit[lo] = 1;
+        if (--*left == 0) return 1;
+    }
+    return 0;
 }
 
-/* marks in hit[] every sorted hash some window has; stops early once all are marked */
+#define STREAMS 4            /* independent rolling hashes advanced together (below) */
+#define STREAMS_MIN 4096     /* windows from which the text is cut into STREAMS stretches */
+
+/* marks in hit[] every sorted hash some window has; stops early once all are marked.
+ * Each step of a rolling hash waits for the one before it (a multiplication), so a long text is
+ * cut into STREAMS stretches of windows whose hashes are advanced side by side, independent of
+ * one another (the processor overlaps them): every window is still hashed exactly once, with the
+ * same hash, so the same hashes are marked. */
 static inline void windows(int kind, const void *d, Py_ssize_t n, Py_ssize_t w, uint64_t pw, const uint64_t *bloom,
                            const uint64_t *hs, Py_ssize_t nh, uint8_t *hit) {
-    uint64_t h = 0;
     Py_ssize_t left = nh;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        h = h * SKEL_BASE + PyUnicode_READ(kind, d, i);
-        if (i >= w) h -= pw * PyUnicode_READ(kind, d, i - w);
-        if (i + 1 >= w) {
-            uint64_t top = h >> 48;
-            if ((bloom[top >> 6] >> (top & 63)) & 1) {
-                const uint64_t *at = bsearch(&h, hs, (size_t)nh, sizeof(uint64_t), cmp_u64);
-                if (at && !hit[at - hs]) {
-                    hit[at - hs] = 1;
-                    if (--left == 0) return;
-                }
-            }
+    Py_ssize_t total = n - w + 1; /* windows: the one ending at e, for e in [w - 1, n) */
+    Py_ssize_t from = w - 1;      /* the first window end not yet hashed */
+    if (total >= STREAMS_MIN) {
+        Py_ssize_t per = total / STREAMS;
+        uint64_t h[STREAMS];
+        Py_ssize_t e0[STREAMS];
+        for (int j = 0; j < STREAMS; j++) { /* stream j: the windows ending in [e0[j], e0[j] + per) */
+            e0[j] = w - 1 + (Py_ssize_t)j * per;
+            uint64_t x = 0;
+            for (Py_ssize_t i = e0[j] - w + 1; i <= e0[j]; i++) x = x * SKEL_BASE + PyUnicode_READ(kind, d, i);
+            h[j] = x;
+            if (window_seen(x, bloom, hs, nh, hit, &left)) return;
         }
+        for (Py_ssize_t k = 1; k < per; k++) {
+            for (int j = 0; j < STREAMS; j++) {
+                Py_ssize_t e = e0[j] + k;
+                h[j] = h[j] * SKEL_BASE + PyUnicode_READ(kind, d, e) - pw * PyUnicode_READ(kind, d, e - w);
+            }
+            for (int j = 0; j < STREAMS; j++)
+                if (window_seen(h[j], bloom, hs, nh, hit, &left)) return;
+        }
+        from = e0[STREAMS - 1] + per; /* the windows left over at the end, hashed below */
+    }
+    uint64_t x = 0;
+    for (Py_ssize_t i = from - w + 1; i < n; i++) {
+        x = x * SKEL_BASE + PyUnicode_READ(kind, d, i);
+        if (i >= from - w + 1 + w) x -= pw * PyUnicode_READ(kind, d, i - w);
+        if (i >= from && window_seen(x, bloom, hs, nh, hit, &left)) return;
     }
 }
 #define WINDOWS(K, KIND)                                                                                       \
@@ -1047,14 +1086,14 @@ static PyObject *py_window_hits(PyObject *self, PyObject *args) {
     uint8_t *hit = (uint8_t *)PyBytes_AS_STRING(out);
     memset(hit, 0, (size_t)nh);
     if (w > 0 && nh > 0 && n >= w) {
-        uint64_t *bloom = PyMem_Calloc(1024, sizeof(uint64_t)); /* 65,536 bits, by the top 16 bits */
+        uint64_t *bloom = PyMem_Calloc(((size_t)1 << BLOOM_BITS) / 64, sizeof(uint64_t));
         if (!bloom) {
             PyBuffer_Release(&hb);
             Py_DECREF(out);
             return PyErr_NoMemory();
         }
         for (Py_ssize_t k = 0; k < nh; k++) {
-            uint64_t top = hs[k] >> 48;
+            uint64_t top = hs[k] >> (64 - BLOOM_BITS);
             bloom[top >> 6] |= 1ull << (top & 63);
         }
         uint64_t pw = 1;

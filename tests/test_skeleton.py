@@ -190,3 +190,24 @@ def test_a_costly_uncited_source_is_indexed_and_cached_as_before(tmp_path: Path)
     ctx.close()
     facts = ctx.source_facts()["p"]
     assert _cache_path(cfg, index_key(facts.sha256 or "", facts.media_type or "", cfg)).exists()
+
+
+def test_window_hits_of_long_skeletons_match_their_definition(ext: ModuleType) -> None:
+    """Long skeletons are hashed in four stretches side by side (_cnormalize.c ``windows``): every
+    window is still looked at, those across the stretches' edges and at the very end included,
+    and the search stops only once every hash is found."""
+    rng = random.Random(12)
+    alphabet = "abcdefgh調査"
+    for n in (4096 + 14, 4096 + 15, 4096 + 16, 5003, 20_000, 40_011):
+        skel = "".join(rng.choice(alphabet) for _ in range(n))
+        total = n - skeleton.WINDOW + 1
+        per = total // 4 if total >= 4096 else total
+        # windows ending at each stretch's first and last end, at the text's ends, and a few at random
+        ends = {skeleton.WINDOW - 1, n - 1, *(skeleton.WINDOW - 1 + j * per + d for j in range(1, 4) for d in (-1, 0, 1))}
+        ends |= {rng.randrange(skeleton.WINDOW - 1, n) for _ in range(20)}
+        present = {skel[e - skeleton.WINDOW + 1 : e + 1] for e in ends if skeleton.WINDOW - 1 <= e < n}
+        absent = {"".join(rng.choice("xyz") for _ in range(skeleton.WINDOW)) for _ in range(30)}
+        for anchors in (present | absent, present):  # the second: every hash found (the early stop)
+            ordered = sorted(anchors, key=skeleton.window_hash)
+            hashes = bytes(__import__("array").array("Q", [skeleton.window_hash(a) for a in ordered]))
+            assert list(ext.window_hits(skel, skeleton.WINDOW, hashes)) == [int(a in skel) for a in ordered]
