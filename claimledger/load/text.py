@@ -86,7 +86,8 @@ def looks_aozora(text: str) -> bool:
     """Aozora Bunko notation: ruby in 《》 or editor notes in ［＃］."""
     # the regular expressions run only when their literal marks are there (a plain scan for one
     # character is many times faster than the expressions over a large file; same answer)
-    if "［＃" in text and _AOZORA_NOTE.search(text):
+    # ("［" first: a search for one character is several times faster than for two, in a UCS-2 text)
+    if "［" in text and "［＃" in text and _AOZORA_NOTE.search(text):
         return True
     head = text[:200_000]
     return "《" in head and "》" in head and len(_AOZORA_RUBY.findall(head)) >= 2
