@@ -106,23 +106,8 @@ def find_elided(ix: IndexedSource, quote: ElidedQuote) -> Evidence | None:
     text = ix.primary.text
     original = ix.source.text
     segs = quote.segments
-
-    def extend(i: int, prev_end: int, acc: list[tuple[int, int]]) -> list[tuple[int, int]] | None:
-        if i == len(segs):
-            return acc
-        gap = MAX_INSERTION_GAP if quote.gaps[i - 1] == "insert" else MAX_GAP
-        for pos in _occurrences(text, segs[i], prev_end, prev_end + gap + 1):
-            a, b = ix.primary.to_original(pos, pos + len(segs[i]))
-            pa = acc[-1][1]
-            if _BLANK_LINE.search(original, pa, a) or a < pa:
-                continue
-            found = extend(i + 1, pos + len(segs[i]), [*acc, (a, b)])
-            if found is not None:
-                return found
-        return None
-
     for pos in _occurrences(text, segs[0], 0, len(text)):
-        spans = extend(1, pos + len(segs[0]), [ix.primary.to_original(pos, pos + len(segs[0]))])
+        spans = _extend(ix, quote, 1, pos + len(segs[0]), [ix.primary.to_original(pos, pos + len(segs[0]))])
         if spans is not None:
             base = source_evidence(ix, spans[0][0], spans[-1][1])
             shown = " […] ".join(reader_text(original[a:b]) for a, b in spans)
@@ -131,6 +116,29 @@ def find_elided(ix: IndexedSource, quote: ElidedQuote) -> Evidence | None:
                 end_page=base.end_page, line=base.line, column=base.column,
                 spans=tuple(spans), reading="elided",
             )  # fmt: skip
+    return None
+
+
+def _extend(
+    ix: IndexedSource, quote: ElidedQuote, i: int, prev_end: int, acc: list[tuple[int, int]]
+) -> list[tuple[int, int]] | None:
+    """The spans of segments ``i`` and after, each within its gap after the one before (depth first).
+    A module function, not a closure that calls itself: such a closure is a reference cycle, and it
+    held the whole source until the garbage collector ran (while a run pauses it, every source with
+    an elided quote stayed in memory)."""
+    segs = quote.segments
+    if i == len(segs):
+        return acc
+    text, original = ix.primary.text, ix.source.text
+    gap = MAX_INSERTION_GAP if quote.gaps[i - 1] == "insert" else MAX_GAP
+    for pos in _occurrences(text, segs[i], prev_end, prev_end + gap + 1):
+        a, b = ix.primary.to_original(pos, pos + len(segs[i]))
+        pa = acc[-1][1]
+        if _BLANK_LINE.search(original, pa, a) or a < pa:
+            continue
+        found = _extend(ix, quote, i + 1, pos + len(segs[i]), [*acc, (a, b)])
+        if found is not None:
+            return found
     return None
 
 
