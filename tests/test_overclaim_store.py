@@ -186,7 +186,7 @@ def test_a_tampered_or_broken_store_is_not_believed(tmp_path: Path) -> None:
 
 def test_the_warm_run_reads_the_store(tmp_path: Path) -> None:
     """The store is really read: a row rewritten with a valid check is what the next run reports."""
-    from claimledger.checks.overclaim.store import _check
+    from claimledger.checks._rowstore import row_check as _check
 
     claims = [("c", "en", "some users prefer the dark theme", "Some users prefer the dark theme.")]
     ledger = _ledger(tmp_path, claims)

@@ -125,7 +125,7 @@ def test_an_absent_quote_needs_no_second_reading_when_warm(tmp_path: Path, monke
 
 @pytest.mark.parametrize("tamper", ["payload", "foreign", "bounds", "not_a_database", "garbage_json"])
 def test_a_corrupt_or_foreign_answer_is_not_believed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tamper: str) -> None:
-    from claimledger.checks.scan_memo import _check
+    from claimledger.checks._rowstore import row_check as _check
 
     ledger = _ledger(tmp_path)
     cache = tmp_path / "cache"

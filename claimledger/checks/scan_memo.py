@@ -32,7 +32,6 @@ import hashlib
 import json
 import math
 import platform
-import sqlite3
 import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
@@ -40,6 +39,7 @@ from typing import TYPE_CHECKING
 
 from claimledger._config import GateConfig
 from claimledger._files import digest_files
+from claimledger.checks._rowstore import CheckedRows
 from claimledger.checks.evidence import evidence_at
 from claimledger.load.index import IndexedSource, index_key
 from claimledger.model.finding import Evidence
@@ -91,59 +91,17 @@ def answer_key(index_digest: str, what: str, nq: str) -> str:
     return hashlib.sha256(json.dumps(fields).encode("ascii")).hexdigest()
 
 
-def _check(key: str, payload: str) -> str:
-    return hashlib.sha256(f"{key}\0{payload}".encode("ascii")).hexdigest()
-
-
-class ScanMemo:
+class ScanMemo(CheckedRows):
     """Answers of earlier runs (read one source at a time) and of this run (written by :meth:`close`)."""
 
-    def __init__(self, path: Path, config: GateConfig) -> None:
-        self.path = path
-        self.config = config
-        self._db: sqlite3.Connection | None = None
-        self._broken = False
-        self._empty = False  # the store held nothing when it was opened (a cold cache): no lookups
-        self._new: dict[str, str] = {}
+    TABLE = "answers"
 
-    def _open(self) -> sqlite3.Connection | None:
-        if self._db is None and not self._broken:
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                db = sqlite3.connect(self.path, timeout=10)
-                db.execute(
-                    "CREATE TABLE IF NOT EXISTS answers (key TEXT PRIMARY KEY, payload TEXT NOT NULL, check_ TEXT NOT NULL)"
-                )
-                self._empty = db.execute("SELECT 1 FROM answers LIMIT 1").fetchone() is None
-                self._db = db
-            except (OSError, sqlite3.Error):
-                self._broken = True  # no store: every answer is searched for afresh
-        return self._db
+    def __init__(self, path: Path, config: GateConfig) -> None:
+        super().__init__(path)
+        self.config = config
 
     def _digest(self, ix: IndexedSource) -> str:
         return index_key(ix.source.sha256, ix.source.media_type, self.config).digest
-
-    def _get(self, keys: list[str]) -> dict[str, str]:
-        """The checked payloads stored under ``keys`` (this run's own answers first)."""
-        out = {k: self._new[k] for k in keys if k in self._new}
-        rest = [k for k in keys if k not in out]
-        if not rest:
-            return out
-        db = self._open()
-        if db is None or self._empty:  # a cold store: a query would find nothing
-            return out
-        try:
-            for i in range(0, len(rest), 500):
-                chunk = rest[i : i + 500]
-                rows = db.execute(
-                    f"SELECT key, payload, check_ FROM answers WHERE key IN ({','.join('?' * len(chunk))})", chunk
-                ).fetchall()
-                for key, payload, check in rows:
-                    if isinstance(payload, str) and payload.isascii() and check == _check(key, payload):
-                        out[key] = payload
-        except (sqlite3.Error, ValueError):
-            return {k: v for k, v in out.items() if k in self._new}
-        return out
 
     def absent_from_readings(self, ix: IndexedSource, quotes: Iterable[str]) -> set[str]:
         """The quotes an earlier search found in none of the source's second readings."""
@@ -185,24 +143,6 @@ class ScanMemo:
         digest = self._digest(ix)
         for nq, near in answers.items():
             self._new[answer_key(digest, "near", nq)] = json.dumps(None if near is None else list(near))
-
-    def close(self) -> None:
-        """Write this run's new answers in one transaction (a failure only costs the next run time)."""
-        try:
-            db = self._open() if self._new else self._db
-            if db is not None and self._new:
-                with db:
-                    db.executemany(
-                        "INSERT OR REPLACE INTO answers (key, payload, check_) VALUES (?, ?, ?)",
-                        [(k, p, _check(k, p)) for k, p in self._new.items()],
-                    )
-        except sqlite3.Error:
-            pass
-        finally:
-            self._new.clear()
-            if self._db is not None:
-                self._db.close()
-                self._db = None
 
 
 def memo_path(cache_dir: Path) -> Path:

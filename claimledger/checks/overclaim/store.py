@@ -27,7 +27,6 @@ import functools
 import hashlib
 import json
 import platform
-import sqlite3
 import unicodedata
 from collections.abc import Callable
 from json.encoder import encode_basestring_ascii as _json_str
@@ -36,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from claimledger._exceptions import ClaimledgerError
 from claimledger._files import digest_files
+from claimledger.checks._rowstore import CheckedRows
 from claimledger.checks.overclaim._hit import Hit
 from claimledger.model.finding import Reason
 
@@ -90,10 +90,6 @@ def result_key(statement: str, quote: str | None, context: str | None) -> str:
 
 def _json_or_null(value: str | None) -> str:
     return "null" if value is None else _json_str(value)
-
-
-def _check(key: str, payload: str) -> str:
-    return hashlib.sha256(f"{key}\0{payload}".encode("ascii")).hexdigest()
 
 
 def dump_hits(hits: list[Hit]) -> str:
@@ -152,42 +148,16 @@ def _load_hits(payload: str) -> list[Hit]:
     return out
 
 
-class ResultStore:
+class ResultStore(CheckedRows):
     """Rule results of earlier runs (read as needed) and of this run (written by :meth:`close`)."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._db: sqlite3.Connection | None = None
-        self._broken = False
-        self._empty = False  # the store held nothing when it was opened (a cold cache): no lookups
-        self._new: dict[str, str] = {}
-
-    def _open(self) -> sqlite3.Connection | None:
-        if self._db is None and not self._broken:
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                db = sqlite3.connect(self.path, timeout=10)
-                db.execute("CREATE TABLE IF NOT EXISTS hits (key TEXT PRIMARY KEY, payload TEXT NOT NULL, check_ TEXT NOT NULL)")
-                self._empty = db.execute("SELECT 1 FROM hits LIMIT 1").fetchone() is None
-                self._db = db
-            except (OSError, sqlite3.Error):
-                self._broken = True  # no store: every claim is checked afresh
-        return self._db
+    TABLE = "hits"
 
     def get(self, key: str) -> list[Hit] | None:
         """The stored hits for ``key``, or None (not stored, or a row that fails its check)."""
-        payload = self._new.get(key)
+        payload = self._get([key]).get(key)
         if payload is None:
-            db = self._open()
-            if db is None or self._empty:  # a cold store: one query per claim would find nothing
-                return None
-            try:
-                row = db.execute("SELECT payload, check_ FROM hits WHERE key = ?", (key,)).fetchone()
-                if row is None or not isinstance(row[0], str) or row[1] != _check(key, row[0]):
-                    return None
-            except (sqlite3.Error, ValueError):  # ValueError: a payload that is not ASCII JSON
-                return None
-            payload = row[0]
+            return None
         try:
             return load_hits(payload)
         except StoreRowError:
@@ -208,24 +178,6 @@ class ResultStore:
             hits = rules(statement, quote, context)
             self.put(key, hits)
         return hits
-
-    def close(self) -> None:
-        """Write this run's new results in one transaction (a failure only costs the next run time)."""
-        try:
-            db = self._open() if self._new else self._db
-            if db is not None and self._new:
-                with db:
-                    db.executemany(
-                        "INSERT OR REPLACE INTO hits (key, payload, check_) VALUES (?, ?, ?)",
-                        [(k, p, _check(k, p)) for k, p in self._new.items()],
-                    )
-        except sqlite3.Error:
-            pass
-        finally:
-            self._new.clear()
-            if self._db is not None:
-                self._db.close()
-                self._db = None
 
 
 def store_path(cache_dir: Path) -> Path:
