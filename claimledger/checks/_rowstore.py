@@ -12,10 +12,14 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-__all__ = ["CheckedRows", "row_check"]
+if TYPE_CHECKING:
+    from claimledger.checks.context import RunContext
+
+__all__ = ["CheckedRows", "row_check", "run_rows"]
 
 _CHUNK = 500  # keys per query (SQLite's limit on host parameters is far above)
 
@@ -91,3 +95,17 @@ class CheckedRows:
             if self._db is not None:
                 self._db.close()
                 self._db = None
+
+
+def run_rows(ctx: RunContext, name: str, open_rows: Callable[[Path], CheckedRows]) -> object:
+    """The run's store ``name`` (``open_rows(cache_dir)`` at first use, written when the run closes),
+    or None without the index cache."""
+    if name not in ctx.shared:
+        opened = None
+        if ctx.config.index_cache:
+            from claimledger.load.fetch import default_cache_dir
+
+            opened = open_rows(ctx.config.cache_dir or default_cache_dir())
+            ctx.on_close(opened.close)
+        ctx.shared[name] = opened
+    return ctx.shared[name]

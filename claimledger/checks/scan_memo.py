@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 
 from claimledger._config import GateConfig
 from claimledger._files import digest_files
-from claimledger.checks._rowstore import CheckedRows
+from claimledger.checks._rowstore import CheckedRows, run_rows
 from claimledger.checks.evidence import evidence_at
 from claimledger.load.index import IndexedSource, index_key
 from claimledger.model.finding import Evidence
@@ -154,13 +154,5 @@ _MEMO = "scan_memo"  # RunContext.shared: this run's ScanMemo (None: the index c
 
 def run_memo(ctx: RunContext) -> ScanMemo | None:
     """The run's memo (opened at first use, written when the run closes), or None without the index cache."""
-    if _MEMO not in ctx.shared:
-        opened = None
-        if ctx.config.index_cache:
-            from claimledger.load.fetch import default_cache_dir
-
-            opened = ScanMemo(memo_path(ctx.config.cache_dir or default_cache_dir()), ctx.config)
-            ctx.on_close(opened.close)
-        ctx.shared[_MEMO] = opened
-    memo = ctx.shared[_MEMO]
+    memo = run_rows(ctx, _MEMO, lambda d: ScanMemo(memo_path(d), ctx.config))
     return memo if isinstance(memo, ScanMemo) else None

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from claimledger._exceptions import ClaimledgerError
 from claimledger._files import digest_files
-from claimledger.checks._rowstore import CheckedRows
+from claimledger.checks._rowstore import CheckedRows, run_rows
 from claimledger.checks.overclaim._hit import Hit
 from claimledger.model.finding import Reason
 
@@ -189,13 +189,5 @@ _STORE = "overclaim_store"  # RunContext.shared: this run's ResultStore (None: t
 
 def run_store(ctx: RunContext) -> ResultStore | None:
     """The run's store (opened at first use, written when the run closes), or None without the index cache."""
-    if _STORE not in ctx.shared:
-        opened = None
-        if ctx.config.index_cache:
-            from claimledger.load.fetch import default_cache_dir
-
-            opened = ResultStore(store_path(ctx.config.cache_dir or default_cache_dir()))
-            ctx.on_close(opened.close)
-        ctx.shared[_STORE] = opened
-    store = ctx.shared[_STORE]
+    store = run_rows(ctx, _STORE, lambda d: ResultStore(store_path(d)))
     return store if isinstance(store, ResultStore) else None
