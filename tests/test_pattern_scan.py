@@ -215,6 +215,35 @@ def test_muted_patterns_are_not_looked_for_and_the_others_are_unchanged(compiled
         assert ps.first_positions(text) == want
 
 
+def test_a_prescan_taken_earlier_gives_the_scan_of_now() -> None:
+    """The compiled passes run ahead on the reading thread (:meth:`PatternSet.prescan`) with the
+    mutes of that moment, the source's own quotes unmuted; by the time the scan takes their answer
+    more quotes are muted (placed), and some of its own are unmuted again: the answer is the one
+    a pass at that moment gives."""
+    rng = random.Random(29)
+    compiled_groups = 0
+    for _ in range(150):
+        text, patterns = _case(rng, EN + "😀é" + JA)
+        patterns += [text[i : i + 40] for i in range(0, max(0, len(text) - 40), 97)]
+        patterns += [text[i : i + 12] for i in range(3, max(0, len(text) - 12), 89)]
+        distinct = sorted(set(patterns))
+        ps = PatternSet(patterns)
+        before = set(rng.sample(distinct, k=len(distinct) // 3))  # muted when the prescan runs
+        own = rng.sample(distinct, k=len(distinct) // 4)  # the source's quotes: unmuted when it is scanned
+        for p in before:
+            ps.mute(p)
+        early = ps.prescan(text, own)
+        compiled_groups += sum(g is not None for g in early)
+        later = set(rng.sample(distinct, k=len(distinct) // 3))  # placed since (muted for good)
+        for p in later:
+            ps.mute(p)
+        for p in own:  # the scan unmutes the source's own quotes that are not settled
+            if rng.random() < 0.7:
+                ps.mute(p, False)
+        assert ps.first_positions(text, early) == ps.first_positions(text)
+    assert compiled_groups > 100  # the compiled passes were the ones run ahead
+
+
 def test_the_skip_mask_must_name_every_seed() -> None:
     ext = seed_hits.compiled()
     assert ext is not None

@@ -89,9 +89,9 @@ def _scan(tmp: Path, monkeypatch: pytest.MonkeyPatch, read_ahead: bool) -> tuple
     submitted: list[str] = []
     original = context_mod.RunContext.read_ahead
 
-    def counting(self: RunContext, source_id: str, keep: object = None) -> None:
+    def counting(self: RunContext, source_id: str, keep: object = None, then: object = None) -> None:
         before = set(self._ahead)
-        original(self, source_id, keep)  # type: ignore[arg-type]
+        original(self, source_id, keep, then)  # type: ignore[arg-type]
         submitted.extend(set(self._ahead) - before)
 
     monkeypatch.setattr(context_mod.RunContext, "read_ahead", counting)
@@ -213,8 +213,8 @@ def test_the_scan_offers_the_next_sources_to_both_reading_threads(
     most = [0]
     original = context_mod.RunContext.read_ahead
 
-    def watching(self: RunContext, source_id: str, keep: object = None) -> None:
-        original(self, source_id, keep)  # type: ignore[arg-type]
+    def watching(self: RunContext, source_id: str, keep: object = None, then: object = None) -> None:
+        original(self, source_id, keep, then)  # type: ignore[arg-type]
         most[0] = max(most[0], len(self._ahead))
 
     monkeypatch.setattr(context_mod.RunContext, "read_ahead", watching)

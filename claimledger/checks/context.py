@@ -40,13 +40,19 @@ Keep = Prefilter  # the prefilter of the misattribution search (may this source 
 
 
 def _read_ahead(
-    source_id: str, origin: str, config: GateConfig, keep: Keep | None, store: CacheWriter
+    source_id: str, origin: str, config: GateConfig, keep: Keep | None, store: CacheWriter,
+    then: Callable[[IndexedSource], None] | None = None,
 ) -> IndexedSource | Reading | RuledOut:
     """What :meth:`RunContext.source` (``keep`` None) or :meth:`RunContext.uncited_source` would
-    read, on the read-ahead thread: with ``keep``, a reading it lets through is indexed there too."""
+    read, on the read-ahead thread: with ``keep``, a reading it lets through is indexed there too.
+    ``then(ix)`` runs there on the indexed source (a failure in it is dropped: it only prepares
+    what the scan would otherwise do itself)."""
     got = read_source(source_id, origin, config, lazy=keep is not None, store=store.put, prefilter=keep)
     if isinstance(got, Reading) and keep is not None and keep.may_contain(got.source.text):
-        return got.index()
+        got = got.index()
+    if then is not None and isinstance(got, IndexedSource):
+        with contextlib.suppress(Exception):
+            then(got)
     return got
 
 
@@ -129,9 +135,12 @@ class RunContext:
             self._sources.popitem(last=False)
         return got
 
-    def read_ahead(self, source_id: str, keep: Keep | None = None) -> None:
+    def read_ahead(
+        self, source_id: str, keep: Keep | None = None, then: Callable[[IndexedSource], None] | None = None
+    ) -> None:
         """Start reading a source the scan will ask for next (:meth:`source`, or with ``keep``
-        :meth:`uncited_source`) on the read-ahead thread; results and facts are taken in order."""
+        :meth:`uncited_source`) on the read-ahead thread; results and facts are taken in order.
+        ``then(ix)`` runs on that thread once the source is indexed (not when it is read in turn)."""
         if not READ_AHEAD or source_id in self._ahead or source_id in self._pinned or source_id in self._sources:
             return
         facts = self._facts.get(source_id)
@@ -147,7 +156,7 @@ class RunContext:
             return  # too small to pay, or no room: read in turn (or asked again once room is made)
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=READ_AHEAD_WORKERS, thread_name_prefix="claimledger-read-ahead")
-        job = self._pool.submit(_read_ahead, source_id, origin, self.config, keep, self._cache_writer())
+        job = self._pool.submit(_read_ahead, source_id, origin, self.config, keep, self._cache_writer(), then)
         self._ahead[source_id] = (job, keep, size)
 
     def _cache_writer(self) -> CacheWriter:

@@ -83,7 +83,10 @@ class Unindexed(Protocol):
 # a source for the misattribution search, given the prefilter: None when it ruled the source out
 # from its bytes (claimledger.load.index.RuledOut)
 UncitedLoader = Callable[[str, Prefilter], "IndexedSource | Unindexed | SourceError | None"]
-ReadAhead = Callable[[str, Prefilter | None], None]
+# ``ahead(sid, keep, then)``: read ``sid`` ahead on a reading thread; ``then(ix)`` runs there on the
+# indexed source (the verbatim scan's compiled passes, :meth:`PatternSet.prescan`)
+ReadAhead = Callable[[str, Prefilter | None, Callable[[IndexedSource], None] | None], None]
+Prescan = list[dict[int, int] | None]  # per group of a PatternSet: {pattern index: first start}, or not run
 
 
 def _context(ix: IndexedSource, ev: Evidence) -> str:
@@ -135,13 +138,41 @@ class PatternSet:
         mask, i = self._where[pattern]
         mask[i] = muted
 
-    def first_positions(self, text: str) -> dict[str, int]:
-        """Start of the first occurrence of each pattern not muted found in ``text`` (one pass per group)."""
+    def first_positions(self, text: str, early: Prescan | None = None) -> dict[str, int]:
+        """Start of the first occurrence of each pattern not muted found in ``text`` (one pass per group).
+
+        ``early``: what :meth:`prescan` found in this text beforehand (on a reading thread); its
+        groups are not scanned again, and what it reports of a pattern muted since is left out."""
         out: dict[str, int] = {}
-        for group, mask in zip(self._groups, self._masks, strict=True):
+        for g, (group, mask) in enumerate(zip(self._groups, self._masks, strict=True)):
             seeds = group.seeds
-            out.update((seeds[i], at) for i, at in group(text, mask if any(mask) else None).items())
+            muted = any(mask)
+            got = early[g] if early is not None else None
+            if got is None:
+                got = group(text, mask if muted else None)
+            elif muted:
+                got = {i: at for i, at in got.items() if not mask[i]}
+            out.update((seeds[i], at) for i, at in got.items())
         return out
+
+    def prescan(self, text: str, also: Iterable[str] = ()) -> Prescan:
+        """The compiled groups' passes over ``text`` ahead of :meth:`first_positions` (None for the
+        other groups), leaving out the patterns muted now except ``also``; safe on another thread.
+
+        Exact: a pass's answer for a pattern it looks for (its first start) does not depend on which
+        other patterns are muted, and a pattern muted now is still muted when ``first_positions``
+        takes the answer unless it is one of ``also``: the scan mutes a pattern once it is placed,
+        which stays true, and unmutes only the quotes of the source it scans (``also``). So the passes
+        report every pattern ``first_positions`` would look for, and it drops the others."""
+        masks = [bytearray(m) for m in self._masks]  # under the GIL: a consistent copy of each
+        index = {id(m): c for m, c in zip(self._masks, masks, strict=True)}
+        for p in also:
+            mask, i = self._where[p]
+            index[id(mask)][i] = 0
+        return [
+            group(text, mask if any(mask) else None) if group.compiled else None
+            for group, mask in zip(self._groups, masks, strict=True)
+        ]
 
 
 _LONG_K = 16
@@ -348,10 +379,11 @@ def scan_quotes(
     cited = [s for s in all_sources if s in by_source] + [s for s in by_source if s not in all_sources]
     # pass 1: each cited source once; every quote of the run is looked for in it, so a
     # quote found in a source it does not cite is known without a second pass
+    early: dict[str, Prescan] = {}  # the compiled passes, run by the reading thread that indexed a source
     for i, sid in enumerate(cited):
         if ahead is not None:
             for later in cited[i + 1 : i + 1 + AHEAD_DEPTH]:
-                ahead(later, None)
+                ahead(later, None, _prescan(everything, by_source[later], later, early))
         ix = load(sid)
         if isinstance(ix, SourceError):
             for nq in by_source[sid]:
@@ -361,7 +393,8 @@ def scan_quotes(
         for nq in by_source[sid]:
             if nq not in settled:
                 everything.mute(nq, False)
-        _record(_locate(everything, by_source[sid], ix, settled, memo), sid, ix, owners, settled, everything)
+        found = _locate(everything, by_source[sid], ix, settled, memo, early.pop(sid, None))
+        _record(found, sid, ix, owners, settled, everything)
         for nq in by_source[sid]:
             if _placed(owners[nq]):
                 everything.mute(nq)
@@ -397,7 +430,7 @@ def scan_quotes(
             # still taken in source order
             if ahead is not None and uncited is not None:
                 for later in others[i + 1 : i + 1 + AHEAD_DEPTH]:
-                    ahead(later, keep)
+                    ahead(later, keep, None)
             got = uncited(sid, keep) if uncited is not None else load(sid)
             if got is None or isinstance(got, SourceError):
                 continue  # ruled out from its bytes (never decoded), or unusable
@@ -409,6 +442,19 @@ def scan_quotes(
                     continue
             _record(_locate(rest, [], got, settled), sid, got, owners, settled, rest)
     return results
+
+
+def _prescan(
+    patterns: PatternSet, own: list[str], sid: str, early: dict[str, Prescan]
+) -> Callable[[IndexedSource], None]:
+    """What a reading thread runs on ``sid`` once indexed: the compiled passes of the verbatim scan
+    (without the GIL, while the scan takes the results of the source before), kept in ``early`` for
+    :meth:`PatternSet.first_positions`. ``own``: the source's quotes (unmuted when it is scanned)."""
+
+    def run(ix: IndexedSource) -> None:
+        early[sid] = patterns.prescan(ix.primary.text, own)
+
+    return run
 
 
 def _elided(ix: IndexedSource, nq: str) -> Elided | None:
@@ -467,9 +513,11 @@ def _placed(owners: list[tuple[str, QuoteResult]]) -> bool:
     return all(r.found is not None or r.elsewhere is not None for _, r in owners)
 
 
-def _whole_positions(patterns: PatternSet, text: str, settled: AbstractSet[str]) -> dict[str, int]:
+def _whole_positions(
+    patterns: PatternSet, text: str, settled: AbstractSet[str], early: Prescan | None = None
+) -> dict[str, int]:
     out = {}
-    for nq, pos in patterns.first_positions(text).items():
+    for nq, pos in patterns.first_positions(text, early).items():
         if nq in settled:
             continue
         if not on_boundaries(text, pos, pos + len(nq)):
@@ -548,14 +596,14 @@ def _anchor_starts(text: str, quotes: list[str]) -> dict[str, list[int]]:
 
 def _locate(
     patterns: PatternSet, own: list[str], ix: IndexedSource, settled: AbstractSet[str] = frozenset(),
-    memo: ScanMemo | None = None,
+    memo: ScanMemo | None = None, early: Prescan | None = None,
 ) -> dict[str, Evidence | int]:
     """Where the patterns occur (on word and number boundaries) in a source: a start in the
     primary reading, or the evidence of a match in another reading. The hyphen-keeping reading
     is consulted only for the source's own quotes that are still missing and hold a hyphen (it
     cannot differ otherwise); the second readings for the own quotes still missing that ``memo``
     does not know to be in none of them."""
-    found: dict[str, Evidence | int] = dict(_whole_positions(patterns, ix.primary.text, settled))
+    found: dict[str, Evidence | int] = dict(_whole_positions(patterns, ix.primary.text, settled, early))
     if has_break_hyphens(ix.source.text):
         hyphenated = [nq for nq in own if nq not in found and "-" in nq]
         starts = _anchor_starts(ix.primary.text, hyphenated)
