@@ -23,6 +23,7 @@ from claimledger.run import DraftRun, Run, draft_facts, error_text, guarded
 
 if TYPE_CHECKING:
     from claimledger.judge import Judge
+    from claimledger.refs.model import Reference
     from claimledger.refs.verdicts import Verdict
 
 Progress = Callable[[str, int, int], None]
@@ -115,16 +116,27 @@ def _cited_source(claim: Claim) -> str | None:
 
 def _meaning_unchecked(claims: Sequence[Claim], answered: set[str], why: str | None = None) -> list[Finding]:
     """A MED finding for every attribution whose meaning no judge answered for (never a PASS)."""
-    from claimledger.checks.attribution import meaning_unchecked
-
     out = []
     for claim in claims:
         if isinstance(claim, AttributionClaim) and claim.id not in answered:
+            from claimledger.checks.attribution import meaning_unchecked  # only with an attribution to check
             finding = meaning_unchecked(claim)
             if why:
                 finding = dataclasses.replace(finding, message=f"{finding.message} ({why})")
             out.append(_placed(finding, claim))
     return out
+
+
+def _references(ledger: Ledger, folder: Path, config: GateConfig) -> list[Reference]:
+    """The run's bibliography (:func:`claimledger.refs.findings.ledger_references`); a ledger with no
+    ``references:``, ``bibliography:``, ``--bib`` file or claim of kind ``reference`` has none, and
+    its run does not import the references machinery (~50 ms)."""
+    if not (ledger.references or ledger.bibliography_files() or config.bib_files
+            or any(getattr(c, "kind", None) == "reference" for c in ledger.claims)):  # fmt: skip
+        return []
+    from claimledger.refs.findings import ledger_references
+
+    return ledger_references(ledger, folder, config.bib_files)
 
 
 def _placed(finding: Finding, claim: Claim) -> Finding:
@@ -300,14 +312,15 @@ def gate(
         raise InputError(f"judge_questions must be 'template' or 'model', not {judge_questions!r}")
     run = Run.open(ledger, sources=sources, datasets=datasets, config=config, base_dir=base_dir)
     parsed, ctx, config = run.ledger, run.ctx, run.config
-    from claimledger.refs.findings import ledger_references
-    from claimledger.refs.kind import ReferenceClaim, install, verify
-
-    references = ledger_references(parsed, run.folder, config.bib_files)
+    references = _references(parsed, run.folder, config)
     parsed._reference_keys = frozenset(r.key for r in references)
     parsed._reference_order = tuple(r.key for r in references)
-    listed = {c.id for c in parsed.claims if isinstance(c, ReferenceClaim)}  # `kind: reference` under claims:
-    entries = [ReferenceClaim.of(r) for r in references if r.key not in listed]  # the bibliography's
+    entries: list[ClaimBase] = []
+    if references:
+        from claimledger.refs.kind import ReferenceClaim, install, verify
+
+        listed = {c.id for c in parsed.claims if isinstance(c, ReferenceClaim)}  # `kind: reference` claims
+        entries = [ReferenceClaim.of(r) for r in references if r.key not in listed]  # the bibliography's
     verdicts: list[Verdict] | Exception | None = None
     inferred: dict[str, str] = {}
     skipped: dict[str, str] = {}
