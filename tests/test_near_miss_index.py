@@ -37,7 +37,7 @@ from tests import realdocs
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
-def former_seed_candidates(quotes: list[str], text: str) -> dict[int, list[int]]:
+def former_seed_candidates(quotes: list[str], text: str, known: object = None) -> dict[int, list[int]]:
     """quote_scan._seed_candidates as it was on main bf26c9b (frozen: the oracle)."""
     automaton = ahocorasick.Automaton()
     owners: dict[str, list[tuple[int, int]]] = defaultdict(list)

@@ -9,6 +9,7 @@ of the largest sources in memory at once).
 
 from __future__ import annotations
 
+import random
 import shutil
 import threading
 from pathlib import Path
@@ -233,3 +234,65 @@ def test_the_scan_offers_the_next_sources_to_both_reading_threads(
     assert found[keys[0]].found is None and found[keys[0]].elsewhere is not None  # in s5, misattributed
     assert found[keys[1]].found is not None
     assert found[keys[2]].found is None and found[keys[2]].elsewhere is None
+
+
+def _long_corpus(rng: random.Random, folder: Path) -> tuple[dict[str, str], list[tuple[str, str]]]:
+    """Four sources of ~70k characters (above the near-miss search's full-text limit), English and
+    Japanese, and 120 quotes citing them: verbatim, mutated (a word changed), from another source."""
+    phrase = "the model reduced errors by 37 percent in the 2019 trial while data show it grows about four times"
+    words = [*phrase.split(" "), "under", "some", "conditions", "言葉を扱う生成AIは約4倍に増えた", "一部の地域に限られる"]
+    # a passage in every source: its quotes are found (elsewhere) in s0 before the source they cite,
+    # so they are muted when that source is scanned ahead, and looked for there all the same
+    shared = "".join(f"shared passage {k}: the model reduced errors by {k} percent in the trial.\n" for k in range(40))
+    texts = {}
+    for i in range(4):
+        parts = []
+        while sum(map(len, parts)) < 70_000:
+            parts.append(" ".join(rng.choice(words) for _ in range(rng.randint(8, 20))) + f" {rng.randint(0, 10**6)}.\n")
+        texts[f"s{i}"] = "".join(parts) + shared
+        (folder / f"s{i}.txt").write_text(texts[f"s{i}"], "utf-8")
+    keys = []
+    for n in range(120):
+        sid = f"s{n % 4}"
+        src = texts[f"s{rng.randrange(4)}"] if n % 5 == 0 else texts[sid]  # a fifth from another source
+        at = src.index(" ", rng.randrange(len(src) - 200)) + 1  # whole words
+        quote = src[at : src.rindex(" ", at, at + rng.randint(30, 120))]
+        if n % 3 == 1:  # mutated: a near miss
+            quote = quote.replace("the", "a", 1).replace("の", "が", 1)
+        keys.append((sid, normalize_quote(quote)))
+    keys += [(f"s{1 + k % 3}", normalize_quote(f"shared passage {k}: the model reduced errors by {k} percent"))
+             for k in range(10, 40)]  # fmt: skip
+    return {sid: f"{sid}.txt" for sid in texts}, keys
+
+
+def test_the_passes_run_ahead_give_the_sequential_results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The verbatim scan's compiled passes and the near-miss seed search run on the reading thread
+    that indexed a cited source (quote_scan._prescan): same found, elsewhere and nearest passages."""
+    from claimledger.checks import quote_scan
+
+    monkeypatch.setattr(context_mod, "READ_AHEAD_MIN_BYTES", 0)
+    on_threads = []
+    original = quote_scan.seed_starts
+
+    def watching(seeds: list[str], text: str) -> dict[str, list[int]]:
+        on_threads.append(threading.current_thread() is not threading.main_thread())
+        return original(seeds, text)
+
+    monkeypatch.setattr(quote_scan, "seed_starts", watching)
+    got = []
+    for read_ahead in (False, True):
+        monkeypatch.setattr(context_mod, "READ_AHEAD", read_ahead)
+        folder = tmp_path / str(read_ahead)
+        folder.mkdir()
+        sources, keys = _long_corpus(random.Random(41), folder)
+        ctx = RunContext.create(Ledger(version=1, sources=sources, claims=[]), folder, GateConfig(cache_dir=folder / "c"))
+        try:
+            found = scan_quotes(keys, ctx.source, list(sources), uncited=ctx.uncited_source, ahead=ctx.read_ahead)
+        finally:
+            ctx.close()
+        near = {k: None if r.near is None else (r.near[0].start, r.near[0].end, r.near[1]) for k, r in found.items()}
+        got.append((_plain(found), near))
+    assert got[0] == got[1]
+    plain, near = got[1]
+    assert sum(v[0] is not None for v in plain.values()) > 40 and sum(v is not None for v in near.values()) > 20
+    assert any(on_threads) and not all(on_threads)  # seeds searched ahead, and by the scan without read-ahead

@@ -16,7 +16,7 @@ quote none of whose seeds occurs costs no alignment: it is absent at once.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
@@ -132,6 +132,7 @@ class PatternSet:
         # muted patterns are not looked for (a byte per pattern of each group, read by the passes)
         self._masks = [bytearray(len(g.seeds)) for g in self._groups]
         self._where = {p: (m, i) for m, g in zip(self._masks, self._groups, strict=True) for i, p in enumerate(g.seeds)}
+        self._group_of = {p: (n, i) for n, g in enumerate(self._groups) for i, p in enumerate(g.seeds)}
 
     def mute(self, pattern: str, muted: bool = True) -> None:
         """Leave ``pattern`` out of the next :meth:`first_positions` (``muted=False``: look for it again)."""
@@ -153,6 +154,17 @@ class PatternSet:
             elif muted:
                 got = {i: at for i, at in got.items() if not mask[i]}
             out.update((seeds[i], at) for i, at in got.items())
+        return out
+
+    def unreported(self, early: Prescan, patterns: Iterable[str]) -> list[str]:
+        """Those of ``patterns`` that a compiled pass of :meth:`prescan` (``early``) looked for and did
+        not find: they occur nowhere in its text (a pass finds every occurrence of what it looks for)."""
+        out = []
+        for p in patterns:
+            g, i = self._group_of[p]
+            got = early[g]
+            if got is not None and i not in got:
+                out.append(p)
         return out
 
     def prescan(self, text: str, also: Iterable[str] = ()) -> Prescan:
@@ -194,19 +206,29 @@ def _seeds(q: str) -> list[tuple[int, str]]:
     return [(o, q[o : o + size]) for o in range(0, len(q) - size + 1, size)]
 
 
-def _seed_candidates(quotes: list[str], text: str) -> dict[int, list[int]]:
+def seed_starts(seeds: list[str], text: str) -> dict[str, list[int]]:
+    """The first SEED_MAX_HITS starts of each seed in ``text`` (each seed's answer depends on that
+    seed and the text only: asked with other seeds, or beforehand on a reading thread, it is the same)."""
+    return dict(zip(seeds, first_hits(text, seeds, SEED_MAX_HITS), strict=True))
+
+
+def _seed_candidates(quotes: list[str], text: str, known: Mapping[str, list[int]] | None = None) -> dict[int, list[int]]:
     """For each quote, a few likely start positions in ``text`` voted by exact seeds.
 
     Each of the first SEED_MAX_HITS occurrences of a seed votes for the place its quote would
     start (in buckets of 4 characters); a quote's votes are counted in text order (a tie between
     buckets goes to the one voted for first) and its three best buckets are its candidates. A
-    quote none of whose seeds occurs has no candidate: no alignment is tried for it.
+    quote none of whose seeds occurs has no candidate: no alignment is tried for it. ``known``: the
+    starts of some seeds, found beforehand (:func:`seed_starts`).
     """
     per_quote = [_seeds(q) for q in quotes]
     seeds = list(dict.fromkeys(seed for pieces in per_quote for _, seed in pieces))
     if not seeds:
         return {}
-    hits = dict(zip(seeds, first_hits(text, seeds, SEED_MAX_HITS), strict=True))
+    hits = {seed: known[seed] for seed in seeds if seed in known} if known else {}
+    rest = [seed for seed in seeds if seed not in hits]
+    if rest:
+        hits.update(seed_starts(rest, text))
     out: dict[int, list[int]] = {}
     for qi, pieces in enumerate(per_quote):
         # one quote's votes at a time (at most SEED_MAX_HITS per seed), in text order; at one
@@ -316,7 +338,9 @@ def _nears_of(ix: IndexedSource, spans: dict[int, tuple[float, int, int]]) -> di
     return {qi: (ev, score, text[start:end]) for (qi, (score, start, end)), ev in zip(kept, found, strict=True)}
 
 
-def nearest_spans(quotes: list[str], ix: IndexedSource) -> dict[int, tuple[float, int, int]]:
+def nearest_spans(
+    quotes: list[str], ix: IndexedSource, known: Mapping[str, list[int]] | None = None
+) -> dict[int, tuple[float, int, int]]:
     """:func:`nearest_passages` as (score, start, end) in the primary reading, for the quotes that
     have one. Each quote's answer depends on that quote and the source only, not on the others
     asked with it (checks/scan_memo.py remembers them one by one)."""
@@ -328,7 +352,7 @@ def nearest_spans(quotes: list[str], ix: IndexedSource) -> dict[int, tuple[float
         spans = {qi: _align(q, text, 0, len(text)) for qi, q in enumerate(quotes)}
     else:
         spans = {}
-        for qi, starts in _seed_candidates(quotes, text).items():
+        for qi, starts in _seed_candidates(quotes, text, known).items():
             q = quotes[qi]
             best = None
             tried: set[tuple[int, int]] = set()
@@ -379,11 +403,13 @@ def scan_quotes(
     cited = [s for s in all_sources if s in by_source] + [s for s in by_source if s not in all_sources]
     # pass 1: each cited source once; every quote of the run is looked for in it, so a
     # quote found in a source it does not cite is known without a second pass
-    early: dict[str, Prescan] = {}  # the compiled passes, run by the reading thread that indexed a source
+    # the compiled passes (and seed searches), run by the reading thread that indexed a source
+    early: dict[str, Prescan] = {}
+    seeds: dict[str, dict[str, list[int]]] | None = {} if near_misses else None
     for i, sid in enumerate(cited):
         if ahead is not None:
             for later in cited[i + 1 : i + 1 + AHEAD_DEPTH]:
-                ahead(later, None, _prescan(everything, by_source[later], later, early))
+                ahead(later, None, _prescan(everything, by_source[later], later, early, seeds))
         ix = load(sid)
         if isinstance(ix, SourceError):
             for nq in by_source[sid]:
@@ -393,6 +419,7 @@ def scan_quotes(
         for nq in by_source[sid]:
             if nq not in settled:
                 everything.mute(nq, False)
+        known_seeds = seeds.pop(sid, None) if seeds is not None else None
         found = _locate(everything, by_source[sid], ix, settled, memo, early.pop(sid, None))
         _record(found, sid, ix, owners, settled, everything)
         for nq in by_source[sid]:
@@ -410,7 +437,7 @@ def scan_quotes(
             wanted = [nq for nq in missing if not results[(sid, nq)].in_hidden and results[(sid, nq)].elsewhere is None]
             known = memo.nearest(ix, wanted) if memo is not None else {}
             todo = [nq for nq in wanted if nq not in known]
-            spans = nearest_spans(todo, ix) if todo else {}
+            spans = nearest_spans(todo, ix, known_seeds) if todo else {}
             if memo is not None:
                 memo.note_nearest(ix, {nq: spans.get(qi) for qi, nq in enumerate(todo)})
             for qi, computed in _nears_of(ix, spans).items():
@@ -445,14 +472,22 @@ def scan_quotes(
 
 
 def _prescan(
-    patterns: PatternSet, own: list[str], sid: str, early: dict[str, Prescan]
+    patterns: PatternSet, own: list[str], sid: str, early: dict[str, Prescan],
+    seeds: dict[str, dict[str, list[int]]] | None,
 ) -> Callable[[IndexedSource], None]:
-    """What a reading thread runs on ``sid`` once indexed: the compiled passes of the verbatim scan
-    (without the GIL, while the scan takes the results of the source before), kept in ``early`` for
-    :meth:`PatternSet.first_positions`. ``own``: the source's quotes (unmuted when it is scanned)."""
+    """What a reading thread runs on ``sid`` once indexed (the compiled passes run without the GIL,
+    while the scan takes the results of the source before): the verbatim scan's passes, kept in
+    ``early`` for :meth:`PatternSet.first_positions` (``own``: the source's quotes, unmuted when it is
+    scanned), and with ``seeds`` the near-miss seed search (:func:`seed_starts`) of the source's
+    quotes those passes did not find anywhere in it (a quote found verbatim but not on word boundaries,
+    or only in another reading, has its seeds looked for by the scan itself)."""
 
     def run(ix: IndexedSource) -> None:
-        early[sid] = patterns.prescan(ix.primary.text, own)
+        text = ix.primary.text
+        early[sid] = found = patterns.prescan(text, own)
+        if seeds is not None and len(text) > FULL_SEARCH_LIMIT:
+            absent = patterns.unreported(found, own)
+            seeds[sid] = seed_starts(list(dict.fromkeys(s for q in absent for _, s in _seeds(q))), text)
 
     return run
 
