@@ -244,6 +244,7 @@ def _long_corpus(rng: random.Random, folder: Path) -> tuple[dict[str, str], list
     # a passage in every source: its quotes are found (elsewhere) in s0 before the source they cite,
     # so they are muted when that source is scanned ahead, and looked for there all the same
     shared = "".join(f"shared passage {k}: the model reduced errors by {k} percent in the trial.\n" for k in range(40))
+    shared += "and a well-\nknown result of the trial was reported by the team.\n"  # a line-break hyphen
     texts = {}
     for i in range(4):
         parts = []
@@ -262,6 +263,15 @@ def _long_corpus(rng: random.Random, folder: Path) -> tuple[dict[str, str], list
         keys.append((sid, normalize_quote(quote)))
     keys += [(f"s{1 + k % 3}", normalize_quote(f"shared passage {k}: the model reduced errors by {k} percent"))
              for k in range(10, 40)]  # fmt: skip
+    keys += [(f"s{k}", normalize_quote("a well-known result of the trial was reported")) for k in range(4)]
+    for n in range(24):  # elided quotes, a third with a changed last segment (not found)
+        sid = f"s{n % 4}"
+        src = texts[sid]
+        at = src.index(" ", rng.randrange(len(src) - 400)) + 1
+        head = src[at : src.rindex(" ", at, at + 40)]
+        b = src.index(" ", at + 120) + 1
+        tail = src[b : src.rindex(" ", b, b + 40)]
+        keys.append((sid, normalize_quote(f"{head} [...] {tail if n % 3 else tail + ' zebra'}")))
     return {sid: f"{sid}.txt" for sid in texts}, keys
 
 
@@ -272,13 +282,13 @@ def test_the_passes_run_ahead_give_the_sequential_results(tmp_path: Path, monkey
 
     monkeypatch.setattr(context_mod, "READ_AHEAD_MIN_BYTES", 0)
     on_threads = []
-    original = quote_scan.seed_starts
+    original = quote_scan.piece_starts
 
     def watching(seeds: list[str], text: str) -> dict[str, list[int]]:
         on_threads.append(threading.current_thread() is not threading.main_thread())
         return original(seeds, text)
 
-    monkeypatch.setattr(quote_scan, "seed_starts", watching)
+    monkeypatch.setattr(quote_scan, "piece_starts", watching)
     got = []
     for read_ahead in (False, True):
         monkeypatch.setattr(context_mod, "READ_AHEAD", read_ahead)
@@ -295,4 +305,24 @@ def test_the_passes_run_ahead_give_the_sequential_results(tmp_path: Path, monkey
     assert got[0] == got[1]
     plain, near = got[1]
     assert sum(v[0] is not None for v in plain.values()) > 40 and sum(v is not None for v in near.values()) > 20
-    assert any(on_threads) and not all(on_threads)  # seeds searched ahead, and by the scan without read-ahead
+    assert on_threads and all(on_threads)  # pieces searched ahead, on the reading threads only
+    elided = [k for k in found if "[...]" in k[1]]
+    assert sum(found[k].elided is not None and found[k].elided.found is not None for k in elided) >= 12
+    assert all(found[(f"s{k}", normalize_quote("a well-known result of the trial was reported"))].found for k in range(4))
+
+
+def test_pieces_searched_ahead_give_the_occurrences_of_the_search_in_turn() -> None:
+    """An elided quote's first segment: its places from the starts found ahead (capped) are those
+    the search in turn finds (on word boundaries, at most MAX_OCCURRENCES), however short the cap."""
+    from claimledger.checks import elisions, quote_scan
+    from claimledger.checks.seed_hits import first_hits
+
+    assert max(quote_scan.SEED_MAX_HITS, quote_scan._MAX_ANCHOR_TRIES, elisions.MAX_OCCURRENCES) <= quote_scan.PIECE_CAP
+    rng = random.Random(43)
+    for _ in range(200):
+        text = "".join(rng.choice(["reduced errors ", "reduced errorsX ", "xreduced errors ", "誤りを減らした", "\n"])
+                       for _ in range(rng.randint(0, 400)))  # fmt: skip
+        seg = rng.choice(["reduced errors", "誤りを減らした", "errors reduced"])
+        want = elisions._occurrences(text, seg, 0, len(text))
+        for cap in (1, 2, 5, 50, 500):
+            assert elisions._first_occurrences(text, seg, first_hits(text, [seg], cap)[0], cap) == want

@@ -98,15 +98,35 @@ def _occurrences(text: str, seg: str, lo: int, hi: int) -> list[int]:
     return out
 
 
-def find_elided(ix: IndexedSource, quote: ElidedQuote) -> Evidence | None:
-    """Every segment in order, each gap bounded and within one passage; evidence with all spans."""
+def _first_occurrences(text: str, seg: str, starts: list[int], cap: int) -> list[int]:
+    """``_occurrences(text, seg, 0, len(text))`` from ``starts``, the first ``cap`` starts of ``seg`` in
+    ``text`` (every occurrence, overlapping ones too, found beforehand): those on word boundaries,
+    and when ``cap`` cut the list short, the search goes on after its last start."""
+    from claimledger.checks.boundaries import find_whole, on_boundaries
+
+    out = [p for p in starts if on_boundaries(text, p, p + len(seg))][:MAX_OCCURRENCES]
+    if len(starts) >= cap:
+        pos = find_whole(text, seg, starts[-1] + 1) if starts else find_whole(text, seg)
+        while pos >= 0 and len(out) < MAX_OCCURRENCES:
+            out.append(pos)
+            pos = find_whole(text, seg, pos + 1)
+    return out
+
+
+def find_elided(
+    ix: IndexedSource, quote: ElidedQuote, first: tuple[list[int], int] | None = None
+) -> Evidence | None:
+    """Every segment in order, each gap bounded and within one passage; evidence with all spans.
+    ``first``: the first segment's starts in the primary reading found beforehand, and their cap
+    (:func:`_first_occurrences`)."""
     from claimledger.checks.evidence import source_evidence
     from claimledger.checks.readings import reader_text
 
     text = ix.primary.text
     original = ix.source.text
     segs = quote.segments
-    for pos in _occurrences(text, segs[0], 0, len(text)):
+    places = _occurrences(text, segs[0], 0, len(text)) if first is None else _first_occurrences(text, segs[0], *first)
+    for pos in places:
         spans = _extend(ix, quote, 1, pos + len(segs[0]), [ix.primary.to_original(pos, pos + len(segs[0]))])
         if spans is not None:
             base = source_evidence(ix, spans[0][0], spans[-1][1])

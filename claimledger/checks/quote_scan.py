@@ -36,6 +36,9 @@ if TYPE_CHECKING:
 
 FULL_SEARCH_LIMIT = 50_000  # normalized characters; above this, seed-and-extend
 SEED_MAX_HITS = 200  # a seed seen more often than this is uninformative
+# the starts kept of each piece searched ahead (piece_starts): at least what each search that uses
+# them keeps (SEED_MAX_HITS, _MAX_ANCHOR_TRIES, elisions.MAX_OCCURRENCES; tests/test_read_ahead.py)
+PIECE_CAP = 200
 CONTEXT_CHARS = 200
 AHEAD_DEPTH = 2  # sources offered to ``ahead`` beyond the current one (the run's reading threads)
 
@@ -206,10 +209,11 @@ def _seeds(q: str) -> list[tuple[int, str]]:
     return [(o, q[o : o + size]) for o in range(0, len(q) - size + 1, size)]
 
 
-def seed_starts(seeds: list[str], text: str) -> dict[str, list[int]]:
-    """The first SEED_MAX_HITS starts of each seed in ``text`` (each seed's answer depends on that
-    seed and the text only: asked with other seeds, or beforehand on a reading thread, it is the same)."""
-    return dict(zip(seeds, first_hits(text, seeds, SEED_MAX_HITS), strict=True))
+def piece_starts(pieces: list[str], text: str) -> dict[str, list[int]]:
+    """The first PIECE_CAP starts of each piece in ``text``, overlapping ones included (each piece's
+    answer depends on that piece and the text only: asked with other pieces, or beforehand on a
+    reading thread, it is the same; its first ``n`` starts are those a search capped at ``n`` gives)."""
+    return dict(zip(pieces, first_hits(text, pieces, PIECE_CAP), strict=True))
 
 
 def _seed_candidates(quotes: list[str], text: str, known: Mapping[str, list[int]] | None = None) -> dict[int, list[int]]:
@@ -219,16 +223,16 @@ def _seed_candidates(quotes: list[str], text: str, known: Mapping[str, list[int]
     start (in buckets of 4 characters); a quote's votes are counted in text order (a tie between
     buckets goes to the one voted for first) and its three best buckets are its candidates. A
     quote none of whose seeds occurs has no candidate: no alignment is tried for it. ``known``: the
-    starts of some seeds, found beforehand (:func:`seed_starts`).
+    starts of some seeds, found beforehand (:func:`piece_starts`).
     """
     per_quote = [_seeds(q) for q in quotes]
     seeds = list(dict.fromkeys(seed for pieces in per_quote for _, seed in pieces))
     if not seeds:
         return {}
-    hits = {seed: known[seed] for seed in seeds if seed in known} if known else {}
+    hits = {seed: known[seed][:SEED_MAX_HITS] for seed in seeds if seed in known} if known else {}
     rest = [seed for seed in seeds if seed not in hits]
     if rest:
-        hits.update(seed_starts(rest, text))
+        hits.update(zip(rest, first_hits(text, rest, SEED_MAX_HITS), strict=True))
     out: dict[int, list[int]] = {}
     for qi, pieces in enumerate(per_quote):
         # one quote's votes at a time (at most SEED_MAX_HITS per seed), in text order; at one
@@ -403,13 +407,13 @@ def scan_quotes(
     cited = [s for s in all_sources if s in by_source] + [s for s in by_source if s not in all_sources]
     # pass 1: each cited source once; every quote of the run is looked for in it, so a
     # quote found in a source it does not cite is known without a second pass
-    # the compiled passes (and seed searches), run by the reading thread that indexed a source
+    # the compiled passes and piece searches, run by the reading thread that indexed a source
     early: dict[str, Prescan] = {}
-    seeds: dict[str, dict[str, list[int]]] | None = {} if near_misses else None
+    pieces: dict[str, dict[str, list[int]]] = {}
     for i, sid in enumerate(cited):
         if ahead is not None:
             for later in cited[i + 1 : i + 1 + AHEAD_DEPTH]:
-                ahead(later, None, _prescan(everything, by_source[later], later, early, seeds))
+                ahead(later, None, _prescan(everything, by_source[later], later, early, pieces, near_misses))
         ix = load(sid)
         if isinstance(ix, SourceError):
             for nq in by_source[sid]:
@@ -419,8 +423,8 @@ def scan_quotes(
         for nq in by_source[sid]:
             if nq not in settled:
                 everything.mute(nq, False)
-        known_seeds = seeds.pop(sid, None) if seeds is not None else None
-        found = _locate(everything, by_source[sid], ix, settled, memo, early.pop(sid, None))
+        prepared = pieces.pop(sid, None)
+        found = _locate(everything, by_source[sid], ix, settled, memo, early.pop(sid, None), prepared)
         _record(found, sid, ix, owners, settled, everything)
         for nq in by_source[sid]:
             if _placed(owners[nq]):
@@ -430,14 +434,14 @@ def scan_quotes(
             for nq in missing:
                 results[(sid, nq)].in_hidden = nq in ix.hidden
         for nq in missing:
-            results[(sid, nq)].elided = _elided(ix, nq)
+            results[(sid, nq)].elided = _elided(ix, nq, prepared)
         if missing and near_misses:
             # a quote only in hidden text here, or already found verbatim in another source, is
             # reported as such (checks/quote.py): a nearest passage would never be shown for it
             wanted = [nq for nq in missing if not results[(sid, nq)].in_hidden and results[(sid, nq)].elsewhere is None]
             known = memo.nearest(ix, wanted) if memo is not None else {}
             todo = [nq for nq in wanted if nq not in known]
-            spans = nearest_spans(todo, ix, known_seeds) if todo else {}
+            spans = nearest_spans(todo, ix, prepared) if todo else {}
             if memo is not None:
                 memo.note_nearest(ix, {nq: spans.get(qi) for qi, nq in enumerate(todo)})
             for qi, computed in _nears_of(ix, spans).items():
@@ -473,34 +477,59 @@ def scan_quotes(
 
 def _prescan(
     patterns: PatternSet, own: list[str], sid: str, early: dict[str, Prescan],
-    seeds: dict[str, dict[str, list[int]]] | None,
+    pieces: dict[str, dict[str, list[int]]], near_misses: bool,
 ) -> Callable[[IndexedSource], None]:
     """What a reading thread runs on ``sid`` once indexed (the compiled passes run without the GIL,
     while the scan takes the results of the source before): the verbatim scan's passes, kept in
     ``early`` for :meth:`PatternSet.first_positions` (``own``: the source's quotes, unmuted when it is
-    scanned), and with ``seeds`` the near-miss seed search (:func:`seed_starts`) of the source's
-    quotes those passes did not find anywhere in it (a quote found verbatim but not on word boundaries,
-    or only in another reading, has its seeds looked for by the scan itself)."""
+    scanned), and the searches for pieces of the source's quotes those passes found nowhere in it
+    (:func:`_pieces`), kept in ``pieces``. A quote found verbatim but not on word boundaries, or only
+    in another reading, has its pieces looked for by the scan itself."""
 
     def run(ix: IndexedSource) -> None:
         text = ix.primary.text
         early[sid] = found = patterns.prescan(text, own)
-        if seeds is not None and len(text) > FULL_SEARCH_LIMIT:
-            absent = patterns.unreported(found, own)
-            seeds[sid] = seed_starts(list(dict.fromkeys(s for q in absent for _, s in _seeds(q))), text)
+        absent = patterns.unreported(found, own)
+        near = near_misses and len(text) > FULL_SEARCH_LIMIT
+        wanted = _pieces(absent, near=near, hyphens=bool(absent) and has_break_hyphens(ix.source.text))
+        if wanted:
+            pieces[sid] = piece_starts(wanted, text)
 
     return run
 
 
-def _elided(ix: IndexedSource, nq: str) -> Elided | None:
+def _pieces(quotes: list[str], *, near: bool, hyphens: bool) -> list[str]:
+    """The pieces the scan looks for in a source for its quotes missing there: with ``near``, the
+    seeds of the near-miss search (:func:`_seed_candidates`); the first segment of an elided quote
+    (:func:`claimledger.checks.elisions.find_elided`); with ``hyphens``, a hyphenated quote's anchor
+    (:func:`find_in_hyphen_reading`). Those the compiled search takes (at least MIN_SEED long)."""
+    from claimledger.checks.elisions import split_elided
+
+    out: list[str] = []
+    for q in quotes:
+        if near:
+            out += [seed for _, seed in _seeds(q)]
+        elided = split_elided(q)
+        if elided is not None:
+            out.append(elided.segments[0])
+        if hyphens and "-" in q:
+            anchor = _anchor(q)
+            if anchor is not None:
+                out.append(anchor[0])
+    return [p for p in dict.fromkeys(out) if len(p) >= MIN_SEED]
+
+
+def _elided(ix: IndexedSource, nq: str, known: Mapping[str, list[int]] | None = None) -> Elided | None:
     """An elided quote's segments in the source, now that it is loaded: the literal check would
-    otherwise load the source again for it, from the cache once it is evicted."""
+    otherwise load the source again for it, from the cache once it is evicted. ``known``: starts of
+    pieces found beforehand (:func:`piece_starts`), maybe its first segment's."""
     from claimledger.checks.elisions import dropped_meaning, find_elided, split_elided
 
     quote = split_elided(nq)
     if quote is None:
         return None
-    found = find_elided(ix, quote)
+    first = known.get(quote.segments[0]) if known else None
+    found = find_elided(ix, quote, None if first is None else (first, PIECE_CAP))
     return Elided(found, dropped_meaning(ix.source.text, found, quote) if found is not None else None)
 
 
@@ -618,20 +647,24 @@ def find_in_hyphen_reading(ix: IndexedSource, nq: str, starts: Iterable[int] | N
 _BATCH_ANCHORS = 16  # from this many pieces on, one pass over the text beats a search per piece
 
 
-def _anchor_starts(text: str, quotes: list[str]) -> dict[str, list[int]]:
+def _anchor_starts(
+    text: str, quotes: list[str], known: Mapping[str, list[int]] | None = None
+) -> dict[str, list[int]]:
     """The first occurrences of many quotes' anchors in one pass (the seed search of the near-miss
     search): each search for an absent piece would read the whole text. Pieces too short for it,
-    or too few to pay for the pass, are left to :func:`find_in_hyphen_reading`."""
+    or too few to pay for the pass, are left to :func:`find_in_hyphen_reading`; ``known``: pieces
+    found beforehand (:func:`piece_starts`)."""
     anchors = {a[0] for a in map(_anchor, quotes) if a is not None and len(a[0]) >= MIN_SEED}
-    if len(anchors) < _BATCH_ANCHORS:
-        return {}
-    pieces = sorted(anchors)
-    return dict(zip(pieces, first_hits(text, pieces, _MAX_ANCHOR_TRIES), strict=True))
+    out = {a: known[a][:_MAX_ANCHOR_TRIES] for a in anchors if a in known} if known else {}
+    rest = sorted(anchors - out.keys())
+    if len(rest) >= _BATCH_ANCHORS:
+        out.update(zip(rest, first_hits(text, rest, _MAX_ANCHOR_TRIES), strict=True))
+    return out
 
 
 def _locate(
     patterns: PatternSet, own: list[str], ix: IndexedSource, settled: AbstractSet[str] = frozenset(),
-    memo: ScanMemo | None = None, early: Prescan | None = None,
+    memo: ScanMemo | None = None, early: Prescan | None = None, known: Mapping[str, list[int]] | None = None,
 ) -> dict[str, Evidence | int]:
     """Where the patterns occur (on word and number boundaries) in a source: a start in the
     primary reading, or the evidence of a match in another reading. The hyphen-keeping reading
@@ -641,7 +674,7 @@ def _locate(
     found: dict[str, Evidence | int] = dict(_whole_positions(patterns, ix.primary.text, settled, early))
     if has_break_hyphens(ix.source.text):
         hyphenated = [nq for nq in own if nq not in found and "-" in nq]
-        starts = _anchor_starts(ix.primary.text, hyphenated)
+        starts = _anchor_starts(ix.primary.text, hyphenated, known)
         for nq in hyphenated:
             piece = _anchor(nq)
             ev = find_in_hyphen_reading(ix, nq, starts.get(piece[0]) if piece is not None else None)
