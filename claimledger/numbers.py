@@ -451,7 +451,9 @@ def find_kanji_numbers(text: str, *, with_counter: bool = False) -> list[Mention
         counter = None if unit else _KANJI_COUNTER_RE.match(text, end)
         if len(body) < 2 and not unit and (counter is None or counter.group() == "分"):
             continue
-        n = parse_kanji(body)
+        # a numeral longer than any value (MAX_VALUE_CHARS) is not a number: 310 kanji digits are
+        # more than a float holds (OverflowError)
+        n = parse_kanji(body) if len(body) <= MAX_VALUE_CHARS else None
         if n is None:
             continue
         if unit == "割":

@@ -108,3 +108,14 @@ def test_find_numbers_in_mixed_text() -> None:
     assert not any(k == "19" for k in found)  # COVID19 is a name, not a figure
     for m in find_numbers(text):
         assert text[m.start : m.end] == m.text
+
+
+def test_a_kanji_numeral_longer_than_any_value_is_no_number() -> None:
+    """310 kanji digits are more than a float holds: it was an OverflowError (the claim's check
+    crashed, failing closed); now it is no number at all, as a value above MAX_VALUE_CHARS is."""
+    from claimledger.numbers import MAX_VALUE_CHARS, find_kanji_numbers, find_numbers
+
+    for text in ("九" * 400 + "人", "三" * 310, "約" + "九" * (MAX_VALUE_CHARS + 1) + "倍"):
+        assert find_kanji_numbers(text) == [] and find_numbers(text, kanji=True) == []
+    longest = find_kanji_numbers("九" * MAX_VALUE_CHARS + "人")
+    assert len(longest) == 1 and longest[0].value.value == float("9" * MAX_VALUE_CHARS)
