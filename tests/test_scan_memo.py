@@ -18,7 +18,7 @@ import pytest
 
 from claimledger import GateConfig, gate
 from claimledger.checks import quote_scan, readings
-from claimledger.checks.scan_memo import MEMO_FILES, answer_key, memo_fingerprint, memo_path
+from claimledger.checks.scan_memo import MEMO_FILES, answer_key, answer_keys, memo_fingerprint, memo_path
 from claimledger.load.index import IndexedSource, read_source
 from claimledger.model.claim import Ledger, QuoteClaim
 from claimledger.model.finding import Finding
@@ -78,9 +78,9 @@ class _Calls:
             self.readings += 1
             return real_readings(ix)
 
-        def counted_spans(quotes: list[str], ix: IndexedSource) -> Any:
+        def counted_spans(quotes: list[str], ix: IndexedSource, known: Any = None) -> Any:
             self.near += quotes
-            return real_spans(quotes, ix)
+            return real_spans(quotes, ix, known)
 
         monkeypatch.setattr(readings, "readings", counted_readings)
         monkeypatch.setattr(quote_scan, "nearest_spans", counted_spans)
@@ -160,6 +160,12 @@ def test_every_input_and_the_code_are_in_the_key() -> None:
     assert len(keys) == 4
     assert answer_key("d", "near", "\ud800") != answer_key("d", "near", "\ud801")  # lone surrogates are fine
     assert len(memo_fingerprint()) == 64
+
+
+def test_the_keys_of_many_quotes_are_the_key_of_each() -> None:
+    quotes = ["q", "", '"quoted" \\ back', "日本語の引用", "\ud800 lone", "tab\there", "😀 astral", "q"]
+    for digest, what in (("d", "near"), ("0" * 64, "readings"), ('odd "digest"', "near")):
+        assert answer_keys(digest, what, quotes) == {answer_key(digest, what, nq): nq for nq in quotes}
 
 
 def _ix(path: Path) -> IndexedSource:

@@ -91,6 +91,14 @@ def answer_key(index_digest: str, what: str, nq: str) -> str:
     return hashlib.sha256(json.dumps(fields).encode("ascii")).hexdigest()
 
 
+def answer_keys(index_digest: str, what: str, quotes: Iterable[str]) -> dict[str, str]:
+    """``{answer_key(index_digest, what, nq): nq}`` for many quotes: the JSON of the fields before the
+    quote is written once (a list's JSON is its items' JSON joined by ", " within brackets)."""
+    head = json.dumps([STORE_VERSION, memo_fingerprint(), what, index_digest])[:-1] + ", "
+    sha = hashlib.sha256
+    return {sha(f"{head}{json.dumps(nq)}]".encode("ascii")).hexdigest(): nq for nq in quotes}
+
+
 class ScanMemo(CheckedRows):
     """Answers of earlier runs (read one source at a time) and of this run (written by :meth:`close`)."""
 
@@ -99,25 +107,26 @@ class ScanMemo(CheckedRows):
     def __init__(self, path: Path, config: GateConfig) -> None:
         super().__init__(path)
         self.config = config
+        self._digests: dict[tuple[str | None, str], str] = {}
 
     def _digest(self, ix: IndexedSource) -> str:
-        return index_key(ix.source.sha256, ix.source.media_type, self.config).digest
+        facts = (ix.source.sha256, ix.source.media_type)
+        digest = self._digests.get(facts)
+        if digest is None:
+            digest = self._digests[facts] = index_key(ix.source.sha256, ix.source.media_type, self.config).digest
+        return digest
 
     def absent_from_readings(self, ix: IndexedSource, quotes: Iterable[str]) -> set[str]:
         """The quotes an earlier search found in none of the source's second readings."""
-        digest = self._digest(ix)
-        keys = {answer_key(digest, "readings", nq): nq for nq in quotes}
+        keys = answer_keys(self._digest(ix), "readings", quotes)
         return {keys[k] for k, payload in self._get(list(keys)).items() if payload == '"absent"'}
 
     def note_absent_from_readings(self, ix: IndexedSource, quotes: Iterable[str]) -> None:
-        digest = self._digest(ix)
-        for nq in quotes:
-            self._new[answer_key(digest, "readings", nq)] = '"absent"'
+        self._new.update(dict.fromkeys(answer_keys(self._digest(ix), "readings", quotes), '"absent"'))
 
     def nearest(self, ix: IndexedSource, quotes: list[str]) -> dict[str, Near | None]:
         """The nearest passage an earlier search found for each quote it answered (None: no passage)."""
-        digest = self._digest(ix)
-        keys = {answer_key(digest, "near", nq): nq for nq in quotes}
+        keys = answer_keys(self._digest(ix), "near", quotes)
         text = ix.primary.text
         out: dict[str, Near | None] = {}
         for key, payload in self._get(list(keys)).items():
@@ -140,9 +149,9 @@ class ScanMemo(CheckedRows):
 
     def note_nearest(self, ix: IndexedSource, answers: dict[str, tuple[float, int, int] | None]) -> None:
         """This run's nearest passages (score, start, end in the primary reading; None: no passage)."""
-        digest = self._digest(ix)
-        for nq, near in answers.items():
-            self._new[answer_key(digest, "near", nq)] = json.dumps(None if near is None else list(near))
+        for key, nq in answer_keys(self._digest(ix), "near", answers).items():
+            near = answers[nq]
+            self._new[key] = json.dumps(None if near is None else list(near))
 
 
 def memo_path(cache_dir: Path) -> Path:
