@@ -1,6 +1,7 @@
 """The near-miss edge search scores its grid in one rapidfuzz call (issue 19); it must pick the
 same passage as walking the grid cell by cell, ties included (the first best cell, and the
-given edges unless a cell beats them strictly)."""
+given edges unless a cell beats them strictly). The compiled grid (``_cseeds.best_cell``: one
+bit-parallel LCS pass per start) must pick the same cell as the pure-Python rows."""
 
 from __future__ import annotations
 
@@ -11,7 +12,16 @@ from pathlib import Path
 import pytest
 from rapidfuzz import fuzz
 
-from claimledger.checks.quote_scan import _refine, _refine_bound, _rough, _row_bound, nearest_passages
+from claimledger.checks import seed_hits
+from claimledger.checks.quote_scan import (
+    _place_bound,
+    _refine,
+    _refine_bound,
+    _refine_py,
+    _rough,
+    _row_bound,
+    nearest_passages,
+)
 
 
 def _walk(q: str, text: str, start: int, end: int) -> tuple[float, int, int]:
@@ -93,6 +103,7 @@ def test_skipping_candidates_changes_no_nearest_passage(tmp_path: Path, monkeypa
     skipped = nearest_passages(quotes, ix)
     fewer = len(refined)
     monkeypatch.setattr(quote_scan, "_refine_bound", lambda *a: float("inf"))
+    monkeypatch.setattr(quote_scan, "_place_bound", lambda *a: float("inf"))
     every = nearest_passages(quotes, ix)
     assert len(skipped) == len(quotes) and fewer < len(refined) - fewer  # candidates were skipped
     assert {i: (ev.start, ev.end, score, p) for i, (ev, score, p) in skipped.items()} == {
@@ -148,3 +159,63 @@ def test_refine_matches_the_walk_on_near_misses_of_real_text() -> None:
         assert got == _walk(q, text, start, end), (q, start, end)
         moved += got[1:] != (start, end)
     assert moved > 50  # the edges do move: the grid is searched, not only the given cell
+
+
+def _long_cases(seed: int) -> Iterator[tuple[str, str, int, int]]:
+    """(quote, text, start, end) with quotes of 1 to 300 characters (one to five 64-bit words of the
+    compiled pass), random or edited from the text, over small alphabets, CJK and astral characters."""
+    rng = random.Random(seed)
+    kanji = "".join(map(chr, range(0x4E00, 0x4E40)))
+    for alphabet in ("ab", "ab ", "ab c日本\U0001f600", "the cat sat on a mat ", kanji):
+        for _ in range(1500):
+            size = rng.choice([rng.randrange(1, 64), rng.randrange(60, 300)])
+            text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 2 * size + 20)))
+            if rng.random() < 0.5:
+                q = "".join(rng.choice(alphabet) for _ in range(size))
+            else:
+                at = rng.randrange(len(text))
+                chars = list(text[at : at + size])
+                for _ in range(rng.randrange(0, 5)):
+                    i = rng.randrange(len(chars) + 1)
+                    chars[i : i + rng.randrange(0, 4)] = rng.choice(alphabet) * rng.randrange(0, 4)
+                q = "".join(chars) or "b"
+            start = rng.randrange(0, len(text))
+            yield q, text, start, rng.randrange(start, len(text) + 1)
+
+
+def test_compiled_grid_picks_the_cell_of_the_rows() -> None:
+    if seed_hits.compiled() is None:
+        pytest.skip("the compiled seed search is not built (or CLAIMLEDGER_PURE_PYTHON is set)")
+    cases = list(_long_cases(16)) + list(_cases(17)) + list(_near_misses())
+    for q, text, start, end in cases:
+        got, want = _refine(q, text, start, end), _refine_py(q, text, start, end)
+        assert got == want and type(got[0]) is type(want[0]), (q, text, start, end)
+
+
+def test_compiled_grid_checks_its_bounds() -> None:
+    ext = seed_hits.compiled()
+    if ext is None:
+        pytest.skip("the compiled seed search is not built (or CLAIMLEDGER_PURE_PYTHON is set)")
+    assert ext.best_cell("ab", "xaby", 0, 1, 2, 4) == (1, 3)
+    assert ext.best_cell("ab", "xaby", 2, 1, 2, 4) is None  # no start
+    assert ext.best_cell("ab", "xaby", 3, 3, 2, 3) is None  # no end past the start
+    for bad in [(-1, 1, 2, 4), (0, 1, 2, 5), (0, 5, 2, 4)]:
+        with pytest.raises(ValueError):
+            ext.best_cell("ab", "xaby", *bad)
+
+
+def test_no_passage_of_a_place_scores_more_than_its_bound() -> None:
+    """A candidate place whose bound is below the best passage so far is not aligned at all: the
+    bound must hold for the passage _rough then _refine find there (random texts, ties everywhere)."""
+    rng = random.Random(18)
+    checked = 0
+    for q, text, start, _ in list(_long_cases(19))[::3] + list(_cases(20))[::3]:
+        lo = start - rng.randrange(0, len(q) + 1)
+        hi = lo + rng.randrange(0, 3 * len(q) + 2)
+        rough = _rough(q, text, lo, hi)
+        if rough is None:
+            continue
+        for refine in (_refine, _refine_py):
+            assert refine(q, text, *rough)[0] <= _place_bound(q, text, lo, hi) + 1e-9, (q, text, lo, hi)
+        checked += 1
+    assert checked > 1000

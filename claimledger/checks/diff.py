@@ -68,12 +68,21 @@ class TokenMatcher(difflib.SequenceMatcher[str]):
     """
 
     def __init__(self, a: list[str], b: list[str]) -> None:
-        super().__init__(None, a, b, autojunk=False)
-        ids: dict[str, str] = {}
-        # one character per distinct token (chr(n) is defined for every n < 0x110000; a text with more
-        # distinct tokens than that cannot reach a word diff, the passage is a few hundred characters)
-        self._ca = "".join([ids.setdefault(t, chr(len(ids))) for t in a])
-        self._cb = "".join([ids.setdefault(t, chr(len(ids))) for t in b])
+        # what SequenceMatcher(None, a, b, autojunk=False) sets, but not its index of b (b2j: each
+        # token's positions, and the junk and popular tokens, none here), which only difflib's own
+        # find_longest_match reads; get_matching_blocks and get_opcodes read a, b and their caches
+        self.isjunk, self.autojunk = None, False
+        self.a, self.b = a, b
+        self.matching_blocks = self.opcodes = self.fullbcount = None
+        self.b2j: dict[str, list[int]] = {}
+        self.bjunk: set[str] = set()
+        self.bpopular: set[str] = set()
+        # one character per distinct token, numbered in order of first appearance (chr(n) is defined
+        # for every n < 0x110000; a text with more distinct tokens than that cannot reach a word diff,
+        # the passage is a few hundred characters)
+        ids = {t: chr(i) for i, t in enumerate(dict.fromkeys(a + b))}
+        self._ca = "".join(map(ids.__getitem__, a))
+        self._cb = "".join(map(ids.__getitem__, b))
 
     def find_longest_match(
         self, alo: int = 0, ahi: int | None = None, blo: int = 0, bhi: int | None = None

@@ -278,14 +278,59 @@ def _refine_bound(q: str, text: str, start: int, end: int) -> float:
     return 200.0 * common / (len(q) + max(1, end - start - 2 * k))
 
 
+def _place_bound(q: str, text: str, lo: int, hi: int) -> float:
+    """No passage that :func:`_rough` then :func:`_refine` can find for ``q`` in ``text[lo:hi]`` scores
+    more than this (a bound computed before the costly rough alignment).
+
+    The rough passage lies in ``text[lo:hi]`` (clamped to the text), and every cell of its refine grid
+    (the passage itself included) at most ``k`` characters beyond it: inside the window ``W`` of
+    ``lo - k .. hi + k``. A cell of ``m`` characters has an LCS with ``q`` of at most ``min(m, w)``, ``w``
+    the LCS of ``q`` with ``W``, and ``200 min(m, w) / (len(q) + m)`` is largest at ``m = w``.
+    """
+    from rapidfuzz.distance import LCSseq
+
+    k = max(1, min(8, len(q) // 4))
+    lo, hi = max(0, lo), min(len(text), hi)
+    common = LCSseq.similarity(q, text[max(0, lo - k) : min(len(text), hi + k)]) if hi > lo else 0
+    return 200.0 * common / (len(q) + common) if common else 0.0
+
+
 def _refine(q: str, text: str, start: int, end: int) -> tuple[float, int, int]:
     """Move the passage's edges a few characters to fit the quote best (insertions shift windows).
 
     The grid: starts ``start - k .. start + k``, and for each start the ends ``end - k .. end + k``
     (within the text, past the start). The answer is the grid's first best cell (starts ascending,
-    then ends), or the given edges unless a cell beats them strictly. Each start's row is scored in
-    one C call, best row first, and a row that cannot hold a cell as good as the best so far
-    (:func:`_row_bound`) is not scored: the same cell as scoring every row in grid order.
+    then ends), or the given edges unless a cell beats them strictly.
+
+    Compiled (``_cseeds.best_cell``): one bit-parallel LCS pass per start gives the LCS of every cell
+    of its row, and the cell of the largest ``LCS / (len(q) + len)``, the first in grid order, is the
+    first best cell of ``fuzz.ratio``. Exact: ``fuzz.ratio`` is ``100 * (1 - d / S)`` with ``S = len(q)
+    + len``, ``d = S - 2 LCS``, each step correctly rounded and monotone, so equal fractions give equal
+    scores, and unequal ones (at least ``1 / (S1 S2)`` apart, far more than the rounding) unequal scores
+    in the same order. Only that cell is scored with ``fuzz.ratio``. :func:`_refine_py` is the pure-Python
+    path and the oracle (tests/test_near_miss_refine.py).
+    """
+    from rapidfuzz import fuzz
+
+    ext = seed_hits.compiled()
+    if ext is None or not q:
+        return _refine_py(q, text, start, end)
+    k = max(1, min(8, len(q) // 4))
+    last = min(end + k, len(text))
+    initial = fuzz.ratio(q, text[start:end])
+    cell = ext.best_cell(q, text, max(0, start - k), min(start + k, last), end - k, last)
+    if cell is not None:
+        s, e = cell
+        score = fuzz.ratio(q, text[s:e])
+        if score > initial:
+            return float(score), s, e
+    return initial, start, end
+
+
+def _refine_py(q: str, text: str, start: int, end: int) -> tuple[float, int, int]:
+    """:func:`_refine` without the compiled grid: each start's row is scored in one rapidfuzz call,
+    best row first, and a row that cannot hold a cell as good as the best so far (:func:`_row_bound`)
+    is not scored: the same cell as scoring every row in grid order.
     """
     from rapidfuzz import fuzz
     from rapidfuzz.distance import LCSseq
@@ -361,9 +406,13 @@ def nearest_spans(
             best = None
             tried: set[tuple[int, int]] = set()
             for s in starts:
-                rough = _rough(q, text, s - len(q) // 2, s + len(q) + len(q) // 2)
-                # a candidate replaces the best only when it scores strictly more: a passage already
-                # refined, or one whose grid cannot beat the best, is not refined (same answer)
+                lo, hi = s - len(q) // 2, s + len(q) + len(q) // 2
+                # a candidate replaces the best only when it scores strictly more: a place none of
+                # whose passages can beat the best is not aligned, a passage already refined, or one
+                # whose grid cannot beat the best, is not refined (same answer)
+                if best is not None and _place_bound(q, text, lo, hi) < best[0] - 1e-6:
+                    continue
+                rough = _rough(q, text, lo, hi)
                 if rough is None or rough in tried:
                     continue
                 tried.add(rough)
