@@ -644,9 +644,11 @@ WHY = [
     "- **memory**: the original text and its normalized text (built in place by the C core, no final",
     "  copy) coexist with the offset map for the source being read (the hyphen-keeping reading is built",
     "  only in small windows); a text with an emoji is stored by CPython at 4 bytes per character.",
-    "  Sources are processed one at a time, so the peak does not grow with the number of sources.",
-    "- **warm**: a warm run still imports the package (about half of it), parses the ledger and",
-    "  computes the near misses of the quotes not found again (only the index is cached).",
+    "  Sources are taken one at a time (two reading threads prepare the next ones, holding at most",
+    "  16 MB of files between them), so the peak does not grow with the number of sources.",
+    "- **warm**: a warm run still imports the package, parses the ledger, reads every source to check",
+    "  its SHA-256 and builds every finding; the index, the scan's answers for quotes not found",
+    "  verbatim and the overclaim rules' answers come from the cache.",
 ]
 
 
