@@ -108,7 +108,9 @@ def test_combined_hedge_patterns_agree_with_the_classes(text: str) -> None:
 
 def test_any_of_refuses_what_it_cannot_combine() -> None:
     with pytest.raises(ClaimledgerError):
-        any_of([re.compile("a", re.I), re.compile("b")])
+        any_of([re.compile("a", re.M), re.compile("b")])
+    mixed = any_of([re.compile("a", re.I), re.compile("b")])  # re.I kept in a scoped group
+    assert mixed.match("A") and mixed.match("b") and not mixed.match("B")
     with pytest.raises(ClaimledgerError):
         any_of([re.compile(r"(a)\1"), re.compile("b")])
     with pytest.raises(ClaimledgerError):

@@ -158,7 +158,7 @@ def test_every_character_a_pattern_matches_to_an_ascii_letter_is_lowered_or_set_
     down the patterns' path (``_NOT_LOWERED``). Every code point of the running Python is tried."""
     import sys
 
-    from claimledger.checks.overclaim.hedges import _NOT_LOWERED
+    from claimledger.checks.overclaim._text import NOT_LOWERED as _NOT_LOWERED
 
     letter = re.compile("[a-z]", re.I)
     odd = {chr(c) for c in range(0x80, sys.maxunicode + 1) if letter.match(chr(c))}

@@ -84,8 +84,16 @@ class ClaimBase(BaseModel):
 
     @property
     def ledger_line(self) -> int | None:
-        """Line of this claim in the ledger file, when known."""
-        return self._line
+        """Line of this claim in the ledger file, when known.
+
+        Read from pydantic's store of private attributes, where pydantic's own ``__getattr__`` reads
+        it after the ordinary lookup fails (3.6 us a read, read for every finding); the same value,
+        and pydantic's own path where the store does not hold it."""
+        try:
+            line: int | None = self.__pydantic_private__["_line"]  # type: ignore[index]
+        except (KeyError, TypeError):
+            return self._line
+        return line
 
     def claimed(self) -> str | None:
         """What the claim asserts, as a finding shows it (``Finding.claimed``)."""

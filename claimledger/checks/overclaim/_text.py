@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import functools
 import re
+import re._constants as _sre  # type: ignore[import-not-found]  # the parsed form of a pattern (match_ends)
+import re._parser as _sre_parse  # type: ignore[import-not-found]
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from claimledger._exceptions import ClaimledgerError
 
@@ -42,16 +45,153 @@ EN_SKIP_ADVERB = re.compile(
 
 def any_of(patterns: Iterable[re.Pattern[str]]) -> re.Pattern[str]:
     """One pattern that matches (``search``, ``match``) wherever one of ``patterns`` does: a single
-    scan decides whether the patterns need a look one by one. The patterns must share their flags
-    and use no backreferences (the union renumbers groups)."""
+    scan decides whether the patterns need a look one by one. The patterns must use no
+    backreferences (the union renumbers groups) and share their flags, but for ``re.IGNORECASE``:
+    patterns that differ in it only keep it each in a scoped group, ``(?i:...)``."""
     pats = list(patterns)
     flags = {p.flags for p in pats}
-    if len(flags) != 1 or any(_BACKREF.search(p.pattern) for p in pats):
-        raise ClaimledgerError("any_of: the patterns must share their flags and hold no backreference")
-    return re.compile("|".join(f"(?:{p.pattern})" for p in pats), flags.pop())
+    if any(_BACKREF.search(p.pattern) for p in pats):
+        raise ClaimledgerError("any_of: the patterns must hold no backreference")
+    if len(flags) == 1:
+        return re.compile("|".join(f"(?:{p.pattern})" for p in pats), flags.pop())
+    if {f & ~re.IGNORECASE for f in flags} != {re.UNICODE}:
+        raise ClaimledgerError("any_of: the patterns must share their flags (re.IGNORECASE aside)")
+    return re.compile(
+        "|".join(f"(?i:{p.pattern})" if p.flags & re.IGNORECASE else f"(?:{p.pattern})" for p in pats)
+    )
 
 
 _BACKREF = re.compile(r"\\[1-9]|\(\?P=")
+
+
+# The characters other than ASCII that a case-insensitive pattern matches to an ASCII letter and that
+# str.lower() does not turn into that letter alone (tests/test_overclaim_prefilters.py finds every
+# such character of the running Python): a text with one takes the patterns' path where a pre-test
+# compares lower-cased text (hedges.may_hold_word_hedge, EndCues.may_match).
+NOT_LOWERED = "\u0130\u0131\u017f"  # İ ı ſ
+
+
+_ENDS_LIMIT = 5000  # strings enumerated per pattern at most (match_ends gives up beyond)
+_SPACE = [(_sre.CATEGORY, _sre.CATEGORY_SPACE)]
+
+
+class EndCues:
+    """What end-anchored patterns (``...$``) can match at the end of a text, read once from them:
+    :meth:`may_match` is False when none of them can match a text, from its last piece alone.
+
+    A match of such a pattern ends at the end of the text or before a final newline, after its body
+    and whitespace (``\\s``, ``str.rstrip`` and ``str.split`` take the same characters for
+    whitespace), so the last whitespace-free piece of the body (:func:`match_ends`) ends the last piece
+    of ``text.rstrip()``. The patterns may compare case-insensitively: ``str.lower()`` turns every
+    character that one of their characters matches so into that character lower-cased, but for
+    those of :data:`NOT_LOWERED` (tests/test_overclaim_around_fast.py tries every code point): a
+    piece with one answers True. A pattern this cannot read (not end-anchored, or not of the shape
+    :func:`match_ends` reads, or one that matches whitespace alone) makes :meth:`may_match` True
+    for every text.
+    """
+
+    def __init__(self, patterns: Iterable[re.Pattern[str]]) -> None:
+        ends: set[str] = set()
+        readable = True
+        for p in patterns:
+            found = match_ends(p) if ends_at_end(p) else None
+            if found is None or "" in found:
+                readable = False
+                break
+            ends |= found
+        by_last: dict[str, list[str]] = {}
+        for e in sorted(ends):
+            by_last.setdefault(e[-1], []).append(e)
+        self.by_last: dict[str, tuple[str, ...]] | None = (
+            {last: tuple(group) for last, group in by_last.items()} if readable else None
+        )
+
+    def may_match(self, text: str) -> bool:
+        if self.by_last is None:
+            return True
+        body = text.rstrip()
+        if not body:
+            return False  # every match has a body that is not whitespace ("" is not among the ends)
+        piece = body.rsplit(None, 1)[-1]
+        if not piece.isascii() and any(c in piece for c in NOT_LOWERED):
+            return True
+        low = piece.lower()
+        ends = self.by_last.get(low[-1])
+        return ends is not None and low.endswith(ends)
+
+
+def match_ends(pattern: re.Pattern[str]) -> frozenset[str] | None:
+    """The last whitespace-free piece of every match of ``pattern`` (lower-cased), or None when
+    the pattern is not of the shape this reads.
+
+    Reads the parsed pattern: literals, sets of literals, alternatives, groups, optional items
+    (``x?``), ``\\s`` (alone or repeated: a separator between pieces) and anchors (``\\b``, ``$``:
+    ignored, so the strings are a superset of the matches' texts); anything else (``.``, ``\\w``,
+    ranges, other repeats), or more than ``_ENDS_LIMIT`` strings, gives None. So a match of the
+    pattern whose text, without trailing whitespace, is not empty ends in one of these pieces
+    (compared case-insensitively as ``str.lower()`` does, see :meth:`EndCues.may_match`); an
+    empty piece among them is kept (then every text ends in one).
+    """
+    texts = _language(_sre_parse.parse(pattern.pattern, pattern.flags))
+    if texts is None:
+        return None
+    return frozenset(t.rstrip().rsplit(" ", 1)[-1].lower() for t in texts)
+
+
+def ends_at_end(pattern: re.Pattern[str]) -> bool:
+    """Whether every match of ``pattern`` ends at the end of the text or before a final newline:
+    its parsed form ends in ``$`` (or ``\\Z``) at the top level."""
+    parsed = list(_sre_parse.parse(pattern.pattern, pattern.flags))
+    if pattern.flags & re.MULTILINE or not parsed:
+        return False
+    return parsed[-1] in ((_sre.AT, _sre.AT_END), (_sre.AT, _sre.AT_END_STRING))
+
+
+def _language(items: Iterable[tuple[Any, Any]]) -> list[str] | None:
+    """Every text the parsed items match (whitespace as one space), or None (see match_ends)."""
+    out = [""]
+    for op, av in items:
+        alts: list[str] | None
+        if op is _sre.LITERAL:
+            alts = [chr(av)]
+        elif op is _sre.IN:
+            alts = _in_set(av)
+        elif op is _sre.AT:
+            alts = [""]
+        elif op is _sre.BRANCH:
+            alts = []
+            for branch in av[1]:
+                sub = _language(branch)
+                if sub is None:
+                    return None
+                alts += sub
+        elif op is _sre.SUBPATTERN:
+            alts = _language(av[3])
+        elif op is _sre.MAX_REPEAT or op is _sre.MIN_REPEAT:
+            lo, hi, body = av
+            if list(body) == [(_sre.IN, _SPACE)]:
+                alts = [" "] if lo else ["", " "]
+            elif hi == 1:
+                sub = _language(body)
+                alts = None if sub is None else ([] if lo else [""]) + sub
+            else:
+                return None
+        else:
+            return None
+        if alts is None:
+            return None
+        out = [a + b for a in out for b in alts]
+        if len(out) > _ENDS_LIMIT:
+            return None
+    return out
+
+
+def _in_set(av: Any) -> list[str] | None:
+    if av == _SPACE:
+        return [" "]
+    if isinstance(av, list) and all(o is _sre.LITERAL for o, _ in av):
+        return [chr(c) for _, c in av]
+    return None
 
 
 def is_japanese(text: str) -> bool:

@@ -14,7 +14,9 @@ import re
 from claimledger.checks.overclaim import _text
 from claimledger.checks.overclaim._hit import Hit
 from claimledger.checks.overclaim._text import (
+    EndCues,
     Token,
+    any_of,
     is_japanese,
     ja_runs,
     replace_span,
@@ -39,10 +41,12 @@ from claimledger.checks.overclaim.lexicon import (
     CONTEXT_NEGATION_AFTER_JA,
     CONTEXT_NEGATION_BEFORE_EN,
     CONTEXT_NEGATION_BEFORE_EN_WORDS,
+    EN_NP_BOUNDARY,
     MODAL_SUPPRESS_EN,
     MODAL_SUPPRESS_JA,
     NEGATION_EN,
     NEGATION_JA,
+    NON_RESTRICTIVE_EN,
     NOT_NEGATION_EN,
     NOT_NEGATION_JA,
     NUM_PREFIX,
@@ -50,6 +54,7 @@ from claimledger.checks.overclaim.lexicon import (
     NUM_SUFFIX,
     QUALIFIER_EN,
     QUALIFIER_JA,
+    RESTRICTIVE_EN,
 )
 from claimledger.checks.overclaim.scope import (
     en_modifier_before,
@@ -93,6 +98,16 @@ def _parts(words: tuple[str, ...]) -> int:
 _PREFIX_PARTS = max(_parts(words) for words in NUM_PREFIX_WORDS.values())
 _MODAL_PARTS = _parts(CONTEXT_MODAL_BEFORE_EN_WORDS)
 _NEGATION_PARTS = _parts(CONTEXT_NEGATION_BEFORE_EN_WORDS)
+
+# Every pattern _number_hits and _modal_hits look for right before a quote (anchored at the end of
+# that text) and right after it (read with ``match``): one look at the last piece before the quote
+# (EndCues) and one match after it decide in around_hits that neither rule can fire.
+_BEFORE_CUES = EndCues(
+    [*NUM_PREFIX.values(), CONTEXT_MODAL_BEFORE_EN, CONTEXT_NEGATION_BEFORE_EN, CONTEXT_HEDGE_BEFORE_JA]
+)
+_ANY_AFTER = any_of(
+    [*NUM_SUFFIX.values(), CONTEXT_MODAL_AFTER_EN, CONTEXT_MODAL_AFTER_JA, CONTEXT_NEGATION_AFTER_JA]
+)
 
 
 def _tail(text: str, parts: int) -> int:
@@ -275,16 +290,12 @@ def _scope_hits(statement: str, quote: str, ctx: str, span: tuple[int, int]) -> 
         pos = statement.find(head_text)
         return [scope_hit(statement, Token(head_text, pos, pos + len(head_text)), ctx,
                      (mod_start, span[0] + len(head_text)), modifier, "source_context")]  # fmt: skip
-    near = _tokens_at(ctx, span[0])
-    if near is None:
+    at = _modifier_at(ctx, span[0])
+    if at is None or not (states_quantity(quote) and states_quantity(statement)):
         return []
-    ctx_toks, idx = near
-    mod = en_modifier_before(ctx, ctx_toks, idx)
-    if mod is None or not (states_quantity(quote) and states_quantity(statement)):
-        return []
+    mod, head = at
     if stem(mod.text) in stems_in(statement):
         return []
-    head = ctx_toks[idx]
     s_tok = next((t for t in words(statement) if t.low == head.low), None)
     if s_tok is None:
         return []
@@ -323,10 +334,61 @@ def _tokens_at(text: str, pos: int) -> tuple[list[Token], int] | None:
         # non-space text between: None from en_modifier_before in both cases, as with index 0
         return [head], 0
     return [before[-1], head], 1
+
+
+def _modifier_at(text: str, pos: int) -> tuple[Token, Token] | None:
+    """``(modifier, head)``: the English modifier that :func:`en_modifier_before` finds before the
+    token at ``pos`` (read by :func:`_tokens_at`) and that token; None when there is none. The same
+    answer without building the tokens where the rule cannot find one (tests/test_overclaim_around_fast.py
+    compares both at every position of real and generated texts):
+
+    * ``text[pos - 1]`` is not whitespace (or ``pos`` is 0): no token ends at ``pos`` (a token
+      ending there would have taken the letter at ``pos``), so the gap between the token at ``pos``
+      and the one before it holds that character and is not blank (or there is no token before):
+      None;
+    * otherwise the token before is the last token of the whitespace-free run before that
+      whitespace, and the rule reads it only when it ends the run (else the gap holds the run's
+      rest), answers None for a capitalised head or a listed boundary or non-restrictive word, and
+      with the token only when it is hyphenated, a listed restrictive word, or capitalised (but not
+      all capitals): a token that is none of these gives None.
+
+    Past these tests the rule itself runs (:func:`_tokens_at`, :func:`en_modifier_before`).
+    """
+    if pos == 0 or not text[pos - 1].isspace():
+        return None
+    m = _text._WORD.match(text, pos)
+    if m is None:
+        return None
+    head = m.group()
+    if head[:1].isupper() and not head.isupper():
+        return None
+    lead = text[:pos].rstrip()
+    piece = lead.rsplit(None, 1)[-1] if lead else ""  # the whitespace-free run before the space
+    found = _text._WORD.findall(piece)
+    last = found[-1] if found else ""
+    low = last.lower()
+    if not last or not piece.endswith(last) or low in EN_NP_BOUNDARY or low in NON_RESTRICTIVE_EN:
+        return None
+    if not ("-" in low or low in RESTRICTIVE_EN or (last[:1].isupper() and not last.isupper())):
+        return None
+    near = _tokens_at(text, pos)
+    if near is None:
+        return None
+    toks, idx = near
+    mod = en_modifier_before(text, toks, idx)
+    return None if mod is None else (mod, toks[idx])
+
+
 def around_hits(statement: str, quote: str, source_context: str) -> list[Hit]:
     span = locate(quote, source_context)
     if span is None:
         return []
+    before = source_context[max(0, span[0] - 40) : span[0]]
+    if (not _BEFORE_CUES.may_match(before) and _ANY_AFTER.match(source_context[span[1] : span[1] + 20]) is None
+            and finite_numbers(quote) and finite_numbers(statement)):  # fmt: skip
+        # no hedge, modal or negation cue next to the quote: neither _number_hits nor _modal_hits
+        # can fire (each looks for one of these cues first, and parses nothing without one)
+        return _scope_hits(statement, quote, source_context, span)
     hits = _number_hits(statement, quote, source_context, span)
     hits += _modal_hits(statement, quote, source_context, span)
     hits += _scope_hits(statement, quote, source_context, span)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from claimledger.checks.overclaim._hit import Hit
 from claimledger.checks.overclaim._text import (
     EN_STOPWORDS,
+    EndCues,
     any_of,
     context_agrees,
     is_japanese,
@@ -85,6 +86,9 @@ _WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z-]+)\s*$")
 # Any prefix hedge / any suffix hedge: one search decides whether the classes need a look at all.
 _ANY_PREFIX = any_of(NUM_PREFIX.values())
 _ANY_SUFFIX = any_of(NUM_SUFFIX.values())
+# The prefixes are anchored at the end of the text before a number: the last piece of that text
+# tells whether a search could find one (EndCues), without the search.
+_PREFIX_CUES = EndCues(NUM_PREFIX.values())
 
 
 def _anchor(text: str, end: int, start: int) -> str | None:
@@ -107,7 +111,9 @@ def _hedges(text: str, start: int, end: int) -> tuple[frozenset[str], int, int]:
     counter = _COUNTER.match(text[end : end + 4])
     skip = counter.end() if counter else 0
     after = text[end + skip : end + skip + 20]
-    for cls, pat in NUM_PREFIX.items() if _ANY_PREFIX.search(before) else ():
+    for cls, pat in (
+        NUM_PREFIX.items() if _PREFIX_CUES.may_match(before) and _ANY_PREFIX.search(before) else ()
+    ):
         m = pat.search(before)
         if m:
             found.add(cls)

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from claimledger.checks.overclaim._hit import Hit
-from claimledger.checks.overclaim._text import is_japanese, replace_span
+from claimledger.checks.overclaim._text import NOT_LOWERED, is_japanese, replace_span
 from claimledger.checks.overclaim.lexicon import (
     APPROXIMABLE_EN,
     APPROXIMABLE_JA,
@@ -19,17 +19,13 @@ from claimledger.model.finding import Reason
 # of the pattern's alternatives (the English one case-insensitively): without any, no hit.
 _HEADS_EN = tuple(dict.fromkeys(w.split("\\s+")[0] for w in WORD_HEDGES_EN))
 _HEADS_JA = tuple(dict.fromkeys(WORD_HEDGES_JA))
-# The characters other than ASCII that a case-insensitive pattern matches to an ASCII letter and that
-# str.lower() does not turn into that letter alone (tests/test_overclaim_prefilters.py finds every
-# such character of the running Python): a quote with one takes the patterns' path.
-_NOT_LOWERED = "\u0130\u0131\u017f"  # İ ı ſ
 
 
 def may_hold_word_hedge(quote: str, ja: bool) -> bool:
     """False when no piece of ``quote`` can match the word-hedge pattern (of ``ja``'s language)."""
     if ja:
         return any(w in quote for w in _HEADS_JA)
-    if not quote.isascii() and any(c in quote for c in _NOT_LOWERED):
+    if not quote.isascii() and any(c in quote for c in NOT_LOWERED):
         return True
     low = quote.lower()
     return any(w in low for w in _HEADS_EN)

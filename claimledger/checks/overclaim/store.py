@@ -83,9 +83,18 @@ def result_key(statement: str, quote: str | None, context: str | None) -> str:
     """The key of the rules' hits on these arguments under this code: the SHA-256 of
     ``json.dumps([STORE_VERSION, rules_fingerprint(), statement, quote, context])`` (ASCII JSON: every
     string, a lone surrogate included, is written exactly and unambiguously), written here string by
-    string with the encoder ``json.dumps`` uses (the same text, without its per-call set-up)."""
-    text = f"[{STORE_VERSION}, {_json_str(rules_fingerprint())}, {_json_str(statement)}, {_json_or_null(quote)}, {_json_or_null(context)}]"
+    string with the encoder ``json.dumps`` uses (the same text, without its per-call set-up; a quote
+    equal to the statement, as for a quote claim without one, is written once and used twice)."""
+    said = _json_str(statement)
+    quoted = said if quote == statement else _json_or_null(quote)
+    text = f"{_key_head()}{said}, {quoted}, {_json_or_null(context)}]"
     return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+@functools.cache
+def _key_head() -> str:
+    """The start of every key's JSON text: the format version and the rules' fingerprint."""
+    return f"[{STORE_VERSION}, {_json_str(rules_fingerprint())}, "
 
 
 def _json_or_null(value: str | None) -> str:
