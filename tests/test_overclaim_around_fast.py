@@ -4,6 +4,8 @@
   (:func:`match_ends`); ``may_match`` answers False only when none of them can match. Used by
   ``around_hits`` (the number, modal and negation cues right before a quote) and by
   ``figures._hedges`` (the number prefixes).
+* :class:`InnerCues`: the longest piece of every match of a pattern, read the same way; used by
+  ``scope.states_quantity`` before the quantifier patterns.
 * ``around._modifier_at``: the English modifier before the quote, with the tests of
   ``en_modifier_before`` that need no token object run first.
 
@@ -22,8 +24,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from claimledger.checks.overclaim import around, figures
-from claimledger.checks.overclaim._text import NOT_LOWERED, EndCues, ends_at_end, match_ends
+from claimledger.checks.overclaim import around, figures, scope
+from claimledger.checks.overclaim._text import NOT_LOWERED, EndCues, InnerCues, ends_at_end, match_ends
 from claimledger.checks.overclaim.lexicon import (
     CONTEXT_HEDGE_BEFORE_JA,
     CONTEXT_MODAL_AFTER_EN,
@@ -33,6 +35,8 @@ from claimledger.checks.overclaim.lexicon import (
     CONTEXT_NEGATION_BEFORE_EN,
     NUM_PREFIX,
     NUM_SUFFIX,
+    QUANT_EN,
+    QUANT_JA,
 )
 from claimledger.checks.overclaim.scope import en_modifier_before
 from tests.test_overclaim_self import CORPUS, PROSE
@@ -40,6 +44,7 @@ from tests.test_overclaim_self import CORPUS, PROSE
 BEFORE = [*NUM_PREFIX.values(), CONTEXT_MODAL_BEFORE_EN, CONTEXT_NEGATION_BEFORE_EN, CONTEXT_HEDGE_BEFORE_JA]
 AFTER = [*NUM_SUFFIX.values(), CONTEXT_MODAL_AFTER_EN, CONTEXT_MODAL_AFTER_JA, CONTEXT_NEGATION_AFTER_JA]
 ENDS = sorted({e for p in BEFORE for e in match_ends(p) or ()})
+QUANT_CUES = (scope._QUANT_CUES_EN, scope._QUANT_CUES_JA)
 
 
 def _sound(cues: EndCues, patterns: list[re.Pattern[str]], text: str) -> None:
@@ -71,7 +76,9 @@ def test_every_character_the_patterns_match_case_insensitively_is_lowered() -> N
     """``may_match`` compares ``str.lower()``: every character that a case-insensitive pattern matches
     to a character of the ends must lower to that character lower-cased, or be set aside
     (``NOT_LOWERED``). Every code point of the running Python is tried."""
-    chars = sorted({c for e in ENDS for c in e})
+    chars = sorted(
+        {c for e in ENDS for c in e} | {c for cues in QUANT_CUES for c in "".join(cues.pieces or ())}
+    )
     any_char = re.compile("[" + "".join(re.escape(c) for c in chars) + "]", re.I)
     for code in range(sys.maxunicode + 1):
         ch = chr(code)
@@ -216,3 +223,58 @@ def test_number_hedges_are_read_as_before() -> None:
             full = figures.numbers_in(text)
         figures._numbers_in.cache_clear()
         assert fast == full, text
+
+
+# --- InnerCues: the quantifiers of states_quantity ------------------------------------------------
+
+
+def test_the_quantifier_cues_are_read() -> None:
+    assert all(cues.pieces for cues in QUANT_CUES)
+    assert "all" in (scope._QUANT_CUES_EN.pieces or ()) and "一部" in (scope._QUANT_CUES_JA.pieces or ())
+    assert (
+        InnerCues([re.compile(r"\w+ly")]).pieces is None and InnerCues([re.compile(r"a|\s*")]).pieces is None
+    )
+
+
+def _quant_sound(text: str) -> None:
+    for cues, table in zip(QUANT_CUES, (QUANT_EN, QUANT_JA), strict=True):
+        if not cues.may_match(text):
+            assert not any(p.search(text) for _, p in table), text
+
+
+def test_the_quantifier_cues_on_real_texts() -> None:
+    for t, ctx in CORPUS + PROSE[::3]:
+        _quant_sound(t)
+        if ctx:
+            for start in range(0, len(ctx), 29):
+                _quant_sound(ctx[start : start + 60])
+
+
+_QUANT_WORDS = ["all", "ALL", "Every", "most", "Almost", "majority", "a lot of", "lots", "some", "several", "Usually",
+                "in most cases", "as a rule", "a few", "sometimes", "ſome", "İ", "\u212a", "small", "全て", "ほぼ", "一部",
+                "いくつか", "多くの場合", "よく見", "ことがある", "x", " ", "\n", "-", "'", "."]  # fmt: skip
+
+
+@given(st.lists(st.sampled_from(_QUANT_WORDS), max_size=10), st.sampled_from(["", " ", "\u3000"]))
+def test_the_quantifier_cues_on_texts_made_of_them(parts: list[str], sep: str) -> None:
+    _quant_sound(sep.join(parts))
+
+
+def test_states_quantity_is_unchanged() -> None:
+    texts = [t for t, _ in CORPUS + PROSE] + [
+        "all users",
+        "ſome users",
+        "ほぼ全ての人",
+        "40% of users",
+        "twice as many",
+    ]
+    always = InnerCues([re.compile(r"\w")])
+    for text in texts:
+        scope.states_quantity.cache_clear()
+        fast = scope.states_quantity(text)
+        with pytest.MonkeyPatch.context() as m:
+            m.setattr(scope, "_QUANT_CUES_EN", always)
+            m.setattr(scope, "_QUANT_CUES_JA", always)
+            scope.states_quantity.cache_clear()
+            assert scope.states_quantity(text) == fast, text
+    scope.states_quantity.cache_clear()

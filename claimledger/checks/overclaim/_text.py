@@ -125,17 +125,58 @@ def match_ends(pattern: re.Pattern[str]) -> frozenset[str] | None:
     the pattern is not of the shape this reads.
 
     Reads the parsed pattern: literals, sets of literals, alternatives, groups, optional items
-    (``x?``), ``\\s`` (alone or repeated: a separator between pieces) and anchors (``\\b``, ``$``:
-    ignored, so the strings are a superset of the matches' texts); anything else (``.``, ``\\w``,
+    (``x?``), ``\\s`` (alone or repeated: a separator between pieces), anchors (``\\b``, ``$``) and
+    lookarounds (both ignored, so the strings are a superset of the matches' texts); anything else (``.``, ``\\w``,
     ranges, other repeats), or more than ``_ENDS_LIMIT`` strings, gives None. So a match of the
     pattern whose text, without trailing whitespace, is not empty ends in one of these pieces
     (compared case-insensitively as ``str.lower()`` does, see :meth:`EndCues.may_match`); an
     empty piece among them is kept (then every text ends in one).
     """
-    texts = _language(_sre_parse.parse(pattern.pattern, pattern.flags))
+    texts = match_texts(pattern)
     if texts is None:
         return None
-    return frozenset(t.rstrip().rsplit(" ", 1)[-1].lower() for t in texts)
+    return frozenset(t.rstrip().rsplit(" ", 1)[-1] for t in texts)
+
+
+def match_texts(pattern: re.Pattern[str]) -> list[str] | None:
+    """Every text ``pattern`` can match, lower-cased, each run of whitespace written as one space
+    (a superset: anchors and lookarounds, which match no text, are left out), or None (see
+    :func:`match_ends`)."""
+    texts = _language(_sre_parse.parse(pattern.pattern, pattern.flags))
+    return None if texts is None else [t.lower() for t in texts]
+
+
+class InnerCues:
+    """What patterns can match anywhere in a text, read once from them: :meth:`may_match` is False
+    when none of them can match a text, because the text holds none of the longest
+    whitespace-free pieces of their matches (:func:`match_texts`).
+
+    Every piece of a match is a piece of the text; compared after ``str.lower()`` on both sides, as
+    :class:`EndCues` does (and for the same reason: a text with a character of
+    :data:`NOT_LOWERED` answers True). A pattern this cannot read, or one that can match
+    whitespace or nothing, makes :meth:`may_match` True for every text.
+    """
+
+    def __init__(self, patterns: Iterable[re.Pattern[str]]) -> None:
+        pieces: set[str] | None = set()
+        for p in patterns:
+            texts = match_texts(p)
+            longest = None if texts is None else [max(t.split(" "), key=len) for t in texts]
+            if longest is None or "" in longest or pieces is None:
+                pieces = None
+                break
+            pieces.update(longest)
+        # a piece that holds another is found only where that one is: the shorter one serves
+        kept = None if pieces is None else [p for p in pieces if not any(q != p and q in p for q in pieces)]
+        self.pieces: tuple[str, ...] | None = None if kept is None else tuple(sorted(kept))
+
+    def may_match(self, text: str) -> bool:
+        if self.pieces is None:
+            return True
+        if not text.isascii() and any(c in text for c in NOT_LOWERED):
+            return True
+        low = text.lower()
+        return any(p in low for p in self.pieces)
 
 
 def ends_at_end(pattern: re.Pattern[str]) -> bool:
@@ -156,8 +197,8 @@ def _language(items: Iterable[tuple[Any, Any]]) -> list[str] | None:
             alts = [chr(av)]
         elif op is _sre.IN:
             alts = _in_set(av)
-        elif op is _sre.AT:
-            alts = [""]
+        elif op is _sre.AT or op is _sre.ASSERT or op is _sre.ASSERT_NOT:
+            alts = [""]  # matches no text of its own
         elif op is _sre.BRANCH:
             alts = []
             for branch in av[1]:

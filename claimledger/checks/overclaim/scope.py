@@ -15,6 +15,7 @@ import re
 from claimledger.checks.overclaim._hit import Hit
 from claimledger.checks.overclaim._text import (
     JA_BOUNDARY_CHARS,
+    InnerCues,
     Token,
     is_content_char,
     is_hiragana,
@@ -45,8 +46,15 @@ def states_quantity(text: str) -> bool:
     """A figure with a unit (%, x, 割, pp) or a quantifier: the kind of sentence scope matters in."""
     if any(n.unit in ("%", "x", "pp") for n in numbers_in(text)):
         return True
-    table = QUANT_JA if is_japanese(text) else QUANT_EN
-    return any(p.search(text) for _, p in table)
+    ja = is_japanese(text)
+    # a quantifier's pattern matches only where the text holds a piece of it (InnerCues)
+    return (_QUANT_CUES_JA if ja else _QUANT_CUES_EN).may_match(text) and any(
+        p.search(text) for _, p in (QUANT_JA if ja else QUANT_EN)
+    )
+
+
+_QUANT_CUES_EN = InnerCues(p for _, p in QUANT_EN)
+_QUANT_CUES_JA = InnerCues(p for _, p in QUANT_JA)
 
 
 def _ja_statement_starts(statement: str, run: Token) -> bool:
