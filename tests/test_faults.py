@@ -134,6 +134,7 @@ FAULTS = [
     Fault("claimledger.load.sources:html_extract", "raise", raising(RecursionError("too deep"))),
     Fault("claimledger.load.sources:html_extract", "garbage-hidden-only", returning(("", "Errors fell in 2-3 weeks"))),
     Fault("claimledger.load.sources:decode_text", "raise", raising(UnicodeDecodeError("utf-8", b"x", 0, 1, "bad"))),
+    Fault("claimledger.load.sources:decode_text_utf8", "raise", raising(UnicodeDecodeError("utf-8", b"x", 0, 1, "bad"))),
     Fault("claimledger.load.index:read_bytes", "raise", raising(PermissionError(13, "Permission denied"))),
     Fault("claimledger.load.index:read_bytes", "garbage-empty", returning((b"", ""))),
     Fault("claimledger.load.index:read_bytes", "garbage-binary", returning((bytes(range(256)) * 64, "image/png"))),

@@ -6,6 +6,8 @@ import random
 import shutil
 from pathlib import Path
 
+import pytest
+
 from claimledger import GateConfig
 from claimledger.checks.quote_scan import nearest_passages, scan_quotes
 from claimledger.load.index import _cache_path, index_key, index_source
@@ -149,3 +151,83 @@ def test_a_cache_that_cannot_be_written_changes_nothing_in_a_run(tmp_path: Path)
     got = scan_quotes([key], ctx.source, ["a"], uncited=ctx.uncited_source, ahead=ctx.read_ahead)
     ctx.close()  # the failed write is not an error
     assert got[key].found is not None
+
+
+def test_a_plain_utf8_source_is_cached_without_its_text(tmp_path: Path) -> None:
+    """A plain-text source whose text is its UTF-8 decoding (with or without BOM) is stored without
+    that text (the warm run decodes the bytes it reads for the key); other readings keep their copy.
+    Warm and cold readings are the same either way."""
+    import json
+    import struct
+
+    cfg = GateConfig(cache_dir=tmp_path / "cache")
+    cases = {
+        "plain.txt": ("Errors fell by 37 percent. 試験では誤りが37％減った。😀".encode(), True),
+        "bom.txt": "\ufeffWith a byte-order mark: ﬁne.".encode(),
+        "sjis.txt": ("Shift_JIS: 誤りが減った。".encode("cp932"), False),
+        "utf16.txt": ("UTF-16: 誤りが減った。".encode("utf-16"), False),
+        "aozora.txt": ("｜漢字《かんじ》と｜仮名《かな》の本文。".encode(), False),
+        "notes.md": (b"# Title\n\nSome *markdown* text.", False),
+    }
+    for name, case in cases.items():
+        data, plain = case if isinstance(case, tuple) else (case, True)
+        src = tmp_path / name
+        src.write_bytes(data)
+        cold = index_source(name, str(src), cfg)
+        warm = index_source(name, str(src), cfg)
+        assert not cold.from_cache and warm.from_cache
+        assert cold.utf8 == warm.utf8 == plain, name
+        assert warm.source.text == cold.source.text and warm.primary.text == cold.primary.text
+        assert (
+            warm.source.annotations == cold.source.annotations and warm.source.anchors == cold.source.anchors
+        )
+        assert warm.primary.to_original(2, 9) == cold.primary.to_original(2, 9)
+        blob = _cache_path(cfg, index_key(cold.source.sha256, cold.source.media_type, cfg)).read_bytes()
+        (hlen,) = struct.unpack("<Q", blob[-16:-8])
+        header = json.loads(blob[-16 - hlen : -16])
+        assert header["text_is_utf8"] is plain and (header["lengths"][0] == 0) is plain, name
+
+
+def test_the_cache_writer_bounds_the_characters_waiting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Entries wait for the writer while they hold at most max_chars characters together; one more
+    waits for the oldest write; a single entry larger than the bound still goes (alone)."""
+    import threading
+
+    from claimledger.load import index as index_module
+    from claimledger.load.index import CacheWriter
+
+    release = threading.Event()
+    written: list[str] = []
+
+    def slow_store(ix, config, key):  # type: ignore[no-untyped-def]
+        release.wait(10)
+        written.append(ix.source.id)
+
+    monkeypatch.setattr(index_module, "_store_quietly", slow_store)
+    cfg = GateConfig(cache_dir=tmp_path / "cache")
+    entries = []
+    for sid in ("a", "b", "c"):
+        (tmp_path / f"{sid}.txt").write_text(f"Source {sid}: " + "word " * 20, "utf-8")
+        entries.append(
+            index_source(sid, str(tmp_path / f"{sid}.txt"), GateConfig(cache_dir=None, index_cache=False))
+        )
+    size = len(entries[0].source.text) + len(entries[0].primary.text)
+    writer = CacheWriter(max_chars=2 * size + size // 2)
+    key = index_key("0" * 64, "text/plain", cfg)
+    writer.put(entries[0], cfg, key)
+    writer.put(entries[1], cfg, key)  # two fit: neither waits
+    third = threading.Thread(target=writer.put, args=(entries[2], cfg, key))
+    third.start()
+    third.join(0.3)
+    assert third.is_alive() and written == []  # the third waits for the oldest write
+    release.set()
+    third.join(10)
+    writer.close()
+    assert written == ["a", "b", "c"]
+    big = CacheWriter(max_chars=1)  # every entry is over the bound: each goes alone
+    big.put(entries[0], cfg, key)
+    big.put(entries[1], cfg, key)
+    big.close()
+    assert written[3:] == ["a", "b"]

@@ -197,13 +197,18 @@ def test_sources_ruled_out_from_their_bytes_are_never_decoded(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     decoded: list[bytes] = []
-    real = text_loader.decode_text
+    real, real_utf8 = text_loader.decode_text, text_loader.decode_text_utf8
 
     def spy(data: bytes) -> str:
         decoded.append(data)
         return real(data)
 
+    def spy_utf8(data: bytes) -> tuple[str, bool]:  # a plain-text source's reading
+        decoded.append(data)
+        return real_utf8(data)
+
     monkeypatch.setattr("claimledger.load.sources.decode_text", spy)
+    monkeypatch.setattr("claimledger.load.sources.decode_text_utf8", spy_utf8)
     files = {
         "a.txt": b"The cited source holds the sky is green.",
         "b.txt": "B: nothing pending here. 調査では約4倍に増えた。".encode(),

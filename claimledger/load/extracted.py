@@ -17,3 +17,6 @@ class Extracted:
     hidden: str = ""
     annotations: tuple[tuple[int, str, str], ...] = ()
     anchors: tuple[tuple[int, int, int], ...] = ()
+    # the text is ``data.decode("utf-8-sig")`` of the bytes read, unchanged (a plain-text source
+    # without Aozora notation): the index cache stores no copy of it (load/index.py)
+    utf8: bool = False

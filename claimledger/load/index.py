@@ -11,9 +11,13 @@ its payload; an entry whose stored fields differ from the ones asked for, or
 whose payload does not match, is ignored and rebuilt.
 
 An entry is one file, written once and atomically (a temporary file renamed into place): the
-payload, then the header, then the header's length and a magic trailer. During a run the writes
+payload, then the header, then the header's length and a magic trailer. A plain-text source whose
+text is the UTF-8 decoding of its bytes (``Extracted.utf8``) is stored without that text: the bytes
+the entry is keyed by (their SHA-256 is in the key) are read for the key anyway, and their decoding
+is the text, so a warm run decodes them instead of reading, hashing and decoding a copy. During a
+run the writes
 go to :class:`CacheWriter`, a background thread the run waits for only when it closes, after its
-verdicts; at most one entry waits there, so memory stays bounded.
+verdicts; the entries waiting there are bounded in characters, so memory stays bounded.
 """
 
 from __future__ import annotations
@@ -45,7 +49,7 @@ from claimledger.load.text import AOZORA_MARKS
 from claimledger.model.source import Source
 from claimledger.normalize import Normalized, normalize
 
-INDEX_VERSION = 10  # bump when the cache layout changes (code changes are caught by the fingerprint)
+INDEX_VERSION = 11  # bump when the cache layout changes (code changes are caught by the fingerprint)
 
 _PACKAGE = Path(__file__).resolve().parent.parent  # claimledger/: _READING_CODE paths are relative to it
 # the code that turns bytes into an indexed reading: any change to it makes every entry stale
@@ -113,6 +117,7 @@ class IndexedSource:
     primary: Normalized
     hidden: str | None
     from_cache: bool = False
+    utf8: bool = False  # ``source.text`` is the UTF-8 decoding of the source's bytes (not cached)
 
 
 def _cache_path(config: GateConfig, key: IndexKey) -> Path:
@@ -126,7 +131,7 @@ _MAGIC = b"clidx\x00\x0a\x00"  # the last 8 bytes of an entry; the 8 before them
 def _parts(ix: IndexedSource) -> Iterator[bytes]:
     """The payload, one part at a time (never all of it in memory at once)."""
     norm = ix.primary
-    yield ix.source.text.encode("utf-8")
+    yield b"" if ix.utf8 else ix.source.text.encode("utf-8")  # else the text is the bytes' decoding
     yield norm.text.encode("utf-8")
     yield (ix.hidden or "").encode("utf-8")
     yield norm.norm_start.tobytes()
@@ -157,6 +162,7 @@ def _store(ix: IndexedSource, config: GateConfig, key: IndexKey) -> None:
                 "media_type": ix.source.media_type,
                 "page_starts": list(ix.source.page_starts),
                 "hidden_text": ix.source.hidden_text != "",
+                "text_is_utf8": ix.utf8,
                 "annotations": [list(a) for a in ix.source.annotations],
                 "anchors": [list(a) for a in ix.source.anchors],
                 "lengths": lengths,
@@ -181,30 +187,47 @@ def _store_quietly(ix: IndexedSource, config: GateConfig, key: IndexKey) -> None
 Store = Callable[[IndexedSource, GateConfig, IndexKey], None]
 
 
-class CacheWriter:
-    """Index entries written on one background thread; :meth:`close` waits for them all. At most
-    ``depth`` entries wait (a further one waits for the oldest), so memory stays bounded."""
+# entries waiting for the cache writer hold at most this many characters (text and normalized text)
+# together; one entry always may, however large, so a large source is never held twice over
+CACHE_WRITE_MAX_CHARS = 8 * 1024 * 1024
 
-    def __init__(self, depth: int = 1) -> None:
-        self.depth = depth
+
+class CacheWriter:
+    """Index entries written on one background thread; :meth:`close` waits for them all. The
+    entries waiting (the one being written included) hold at most ``max_chars`` characters
+    together, or are one entry (a further one waits for the oldest), so memory stays bounded;
+    small sources do not wait for each other's writes (with one entry at most, the reading
+    threads waited for the writer in turn and left a core idle)."""
+
+    def __init__(self, max_chars: int = CACHE_WRITE_MAX_CHARS) -> None:
+        self.max_chars = max_chars
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="claimledger-cache-write")
-        self._pending: deque[Future[None]] = deque()
+        self._pending: deque[tuple[Future[None], int]] = deque()
+        self._chars = 0
         self._lock = threading.Lock()
 
     def put(self, ix: IndexedSource, config: GateConfig, key: IndexKey) -> None:
+        size = len(ix.source.text) + len(ix.primary.text) + len(ix.hidden or "")
         with self._lock:
-            while len(self._pending) >= self.depth:
-                self._pending.popleft().result()
-            self._pending.append(self._pool.submit(_store_quietly, ix, config, key))
+            while self._pending and (self._pending[0][0].done() or self._chars + size > self.max_chars):
+                job, done = self._pending.popleft()
+                job.result()
+                self._chars -= done
+            self._pending.append((self._pool.submit(_store_quietly, ix, config, key), size))
+            self._chars += size
 
     def close(self) -> None:
         with self._lock:
             while self._pending:
-                self._pending.popleft().result()
+                self._pending.popleft()[0].result()
+            self._chars = 0
         self._pool.shutdown(wait=True)
 
 
-def _load(config: GateConfig, source_id: str, origin: str, key: IndexKey) -> IndexedSource | None:
+def _load(
+    config: GateConfig, source_id: str, origin: str, key: IndexKey, data: bytes
+) -> IndexedSource | None:
+    """The cached reading of ``data`` (the source's bytes, whose SHA-256 is in ``key``), if any."""
     path = _cache_path(config, key)
     try:
         with path.open("rb") as fh:
@@ -237,9 +260,14 @@ def _load(config: GateConfig, source_id: str, origin: str, key: IndexKey) -> Ind
                 chunks.append(chunk)
         if digest.hexdigest() != header["payload_sha256"]:
             return None  # corrupted or tampered: rebuild
+        utf8 = header.get("text_is_utf8") is True
+        if utf8:  # the text is the decoding of the bytes the entry is keyed by
+            if header["lengths"][0] != 0:
+                return None
+            chunks[0] = data
         decoded: list[str] = []
         for i in range(3):  # each encoded chunk dropped once decoded: a large source's text is never
-            decoded.append(chunks[i].decode("utf-8"))  # held encoded and decoded twice over
+            decoded.append(chunks[i].decode("utf-8-sig" if utf8 and i == 0 else "utf-8"))  # held twice over
             chunks[i] = b""
         text, norm_text, hidden = decoded
         del decoded
@@ -263,7 +291,7 @@ def _load(config: GateConfig, source_id: str, origin: str, key: IndexKey) -> Ind
         anchors=tuple((int(o), int(line), int(col)) for o, line, col in header.get("anchors", [])),
     )
     norm = Normalized(norm_text, text, arrays[0], arrays[1], arrays[2], linear)
-    return IndexedSource(source, norm, hidden or None, from_cache=True)
+    return IndexedSource(source, norm, hidden or None, from_cache=True, utf8=utf8)
 
 
 # Media types read again cheaply (a decode and a few regular expressions): the misattribution
@@ -282,12 +310,15 @@ class Reading:
     config: GateConfig
 
     store: Store | None = None  # where the entry goes (a run's CacheWriter); None: written now
+    utf8: bool = False  # the text is the UTF-8 decoding of the source's bytes (Extracted.utf8)
 
     def index(self) -> IndexedSource:
         """Normalize the reading and store it in the cache, as :func:`index_source` does."""
         source, config = self.source, self.config
         hidden = source.hidden_text
-        ix = IndexedSource(source, normalize(source.text), normalize(hidden).text if hidden else None)
+        ix = IndexedSource(
+            source, normalize(source.text), normalize(hidden).text if hidden else None, utf8=self.utf8
+        )
         if config.index_cache:
             (self.store or _store_quietly)(ix, config, self.key)
         return ix
@@ -329,7 +360,7 @@ def read_source(
     media_type = sniff_media_type(origin, data, content_type)
     key = index_key(sha, media_type, config)
     if config.index_cache:
-        cached = _load(config, source_id, origin, key)
+        cached = _load(config, source_id, origin, key, data)
         if cached is not None:
             return cached
     if lazy and prefilter is not None and media_type == "text/plain" and prefilter.rules_out_utf8(data, AOZORA_MARKS):
@@ -343,7 +374,7 @@ def read_source(
         source_id, origin, media_type, text, sha, got.page_starts,
         hidden_text=hidden, annotations=got.annotations, anchors=got.anchors,
     )  # fmt: skip
-    reading = Reading(source, key, config, store)
+    reading = Reading(source, key, config, store, got.utf8)
     return reading if lazy and media_type in PREFILTER_MEDIA else reading.index()
 
 

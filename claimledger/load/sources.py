@@ -18,7 +18,7 @@ from claimledger.load.extracted import Extracted
 from claimledger.load.fetch import UrlCache, default_cache_dir, fetch_url
 from claimledger.load.html import html_extract
 from claimledger.load.pdf import pdf_extract
-from claimledger.load.text import decode_text, markdown_mapped, text_mapped
+from claimledger.load.text import decode_text, decode_text_utf8, markdown_mapped, text_mapped
 from claimledger.model.source import Source
 
 _EXT_TYPES = {
@@ -145,8 +145,9 @@ def extract(data: bytes, media_type: str, config: GateConfig) -> Extracted:
     if media_type == "text/markdown":
         text, anchors = markdown_mapped(decode_text(data))
         return Extracted(text, anchors=anchors)
-    text, notes, anchors = text_mapped(decode_text(data))
-    return Extracted(text, annotations=notes, anchors=anchors)
+    decoded, utf8 = decode_text_utf8(data)
+    text, notes, anchors = text_mapped(decoded)
+    return Extracted(text, annotations=notes, anchors=anchors, utf8=utf8 and text is decoded)
 
 
 def extract_text(data: bytes, media_type: str, config: GateConfig) -> tuple[str, tuple[int, ...], str]:

@@ -18,19 +18,25 @@ Anchors = tuple[tuple[int, int, int], ...]
 
 def decode_text(data: bytes) -> str:
     """Decode UTF-8 (with or without BOM), UTF-16 with BOM, or Shift_JIS (cp932)."""
+    return decode_text_utf8(data)[0]
+
+
+def decode_text_utf8(data: bytes) -> tuple[str, bool]:
+    """:func:`decode_text`, and whether that is ``data.decode("utf-8-sig")`` (the index cache then
+    keeps no copy of a plain-text source's text: it decodes the bytes again, load/index.py)."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
-            return data.decode("utf-16")
+            return data.decode("utf-16"), False
         except UnicodeDecodeError as exc:  # a UTF-16 byte-order mark, then bytes that are not UTF-16
             raise SourceError(
                 "source_unreadable", f"text starts like UTF-16 but is not ({exc.reason} at byte {exc.start})"
             ) from None
     try:
-        return data.decode("utf-8-sig")
+        return data.decode("utf-8-sig"), True
     except UnicodeDecodeError:
         pass
     try:
-        return data.decode("cp932")
+        return data.decode("cp932"), False
     except UnicodeDecodeError:
         raise SourceError(
             "source_unreadable", "text is neither UTF-8, UTF-16 nor Shift_JIS; re-save it as UTF-8"
