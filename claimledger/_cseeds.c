@@ -1,5 +1,6 @@
 /* The compiled seed search of the near-miss search (claimledger/checks/seed_hits.py), and its edge search
- * (best_cell, below: claimledger.checks.quote_scan._refine).
+ * (best_cell, below: claimledger.checks.quote_scan._refine), and the matching blocks of the word diff shown for a near
+ * miss (matching_blocks, below: claimledger.checks.diff).
  *
  * first_hits(text, seeds, cap) -> list of lists: for each seed (a str of at least 8 code points),
  * the start of its first `cap` occurrences in `text`, overlapping occurrences included, in text
@@ -553,6 +554,145 @@ static PyObject *py_best_cell(PyObject *Py_UNUSED(self), PyObject *args) {
     return Py_BuildValue("(nn)", best_s, best_e);
 }
 
+/* matching_blocks(a, b) -> list of (i, j, n): what difflib.SequenceMatcher(None, a, b, autojunk=False)
+ * .get_matching_blocks() returns for two lists of str (the word diff of a near miss,
+ * claimledger.checks.diff): the longest matching block of the whole ranges, then of the ranges left of
+ * it and right of it, and so on; sorted, adjacent blocks merged, and (len(a), len(b), 0) last. The
+ * longest block of two ranges is found as difflib finds it without junk: for i ascending, for each j
+ * ascending with a[i] == b[j], the block ending there is one longer than the one ending at (i-1, j-1),
+ * and replaces the best only when strictly longer (so: the longest, the first in a, then the first in
+ * b; (alo, blo, 0) when none). Tokens are numbered first (equal strings, equal numbers). */
+typedef struct {
+    Py_ssize_t i, j, k;
+} Block;
+
+static int block_order(const void *x, const void *y) {
+    const Block *p = x, *q = y;
+    return (p->i > q->i) - (p->i < q->i); /* blocks never share an i (they do not overlap) */
+}
+
+static int number_tokens(PyObject *a, PyObject *b, Py_ssize_t *ia, Py_ssize_t *ib) {
+    Py_ssize_t la = PyList_GET_SIZE(a), lb = PyList_GET_SIZE(b);
+    size_t size = 8;
+    while (size < (size_t)(la + lb) * 2) size <<= 1;
+    PyObject **keys = PyMem_Calloc(size, sizeof(PyObject *));
+    Py_hash_t *hashes = PyMem_Malloc(size * sizeof(Py_hash_t));
+    Py_ssize_t *ids = PyMem_Malloc(size * sizeof(Py_ssize_t));
+    if (!keys || !hashes || !ids) {
+        PyMem_Free(keys), PyMem_Free(hashes), PyMem_Free(ids);
+        PyErr_NoMemory();
+        return -1;
+    }
+    Py_ssize_t next = 0;
+    for (Py_ssize_t t = 0; t < la + lb; t++) {
+        PyObject *tok = t < la ? PyList_GET_ITEM(a, t) : PyList_GET_ITEM(b, t - la);
+        if (!PyUnicode_Check(tok)) {
+            PyErr_SetString(PyExc_TypeError, "tokens must be str");
+            next = -1;
+            break;
+        }
+        Py_hash_t h = PyObject_Hash(tok);
+        if (h == -1) {
+            next = -1;
+            break;
+        }
+        size_t slot = (size_t)(((uint64_t)h * 0x9E3779B97F4A7C15ull) >> 20) & (size - 1);
+        Py_ssize_t id = -1;
+        while (keys[slot]) {
+            if (hashes[slot] == h && PyUnicode_Compare(keys[slot], tok) == 0) {
+                id = ids[slot];
+                break;
+            }
+            slot = (slot + 1) & (size - 1);
+        }
+        if (id < 0) keys[slot] = tok, hashes[slot] = h, ids[slot] = id = next++;
+        if (t < la) ia[t] = id;
+        else ib[t - la] = id;
+    }
+    PyMem_Free(keys), PyMem_Free(hashes), PyMem_Free(ids);
+    return next < 0 ? -1 : 0;
+}
+
+static Block longest_block(const Py_ssize_t *ia, const Py_ssize_t *ib, Py_ssize_t alo, Py_ssize_t ahi,
+                           Py_ssize_t blo, Py_ssize_t bhi, Py_ssize_t *prev, Py_ssize_t *cur) {
+    Block best = {alo, blo, 0};
+    Py_ssize_t m = bhi - blo;
+    for (Py_ssize_t jj = 0; jj <= m; jj++) prev[jj] = 0;
+    cur[0] = 0;
+    for (Py_ssize_t i = alo; i < ahi; i++) {
+        Py_ssize_t x = ia[i];
+        for (Py_ssize_t jj = 0; jj < m; jj++) {
+            Py_ssize_t k = ib[blo + jj] == x ? prev[jj] + 1 : 0; /* prev[jj]: the block ending at (i-1, j-1) */
+            cur[jj + 1] = k;
+            if (k > best.k) best.i = i - k + 1, best.j = blo + jj - k + 1, best.k = k;
+        }
+        Py_ssize_t *swap = prev;
+        prev = cur, cur = swap;
+    }
+    return best;
+}
+
+static PyObject *py_matching_blocks(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *a, *b;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyList_Type, &a, &PyList_Type, &b)) return NULL;
+    Py_ssize_t la = PyList_GET_SIZE(a), lb = PyList_GET_SIZE(b);
+    Py_ssize_t most = (la < lb ? la : lb) + 1; /* blocks never overlap: at most one per token of the shorter */
+    Py_ssize_t *ia = PyMem_Malloc((size_t)(la + 1) * sizeof(Py_ssize_t));
+    Py_ssize_t *ib = PyMem_Malloc((size_t)(lb + 1) * sizeof(Py_ssize_t));
+    Py_ssize_t *rows = PyMem_Malloc((size_t)(lb + 1) * 2 * sizeof(Py_ssize_t));
+    Block *queue = PyMem_Malloc((size_t)(most + 1) * 2 * sizeof(Block)); /* ranges: (alo, ahi), (blo, bhi) */
+    Block *blocks = PyMem_Malloc((size_t)most * sizeof(Block));
+    PyObject *out = NULL;
+    if (!ia || !ib || !rows || !queue || !blocks) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (number_tokens(a, b, ia, ib) < 0) goto done;
+    Py_ssize_t nq = 0, nb = 0;
+    queue[0] = (Block){0, la, 0}, queue[1] = (Block){0, lb, 0}, nq = 1;
+    while (nq) {
+        nq--;
+        Py_ssize_t alo = queue[2 * nq].i, ahi = queue[2 * nq].j, blo = queue[2 * nq + 1].i, bhi = queue[2 * nq + 1].j;
+        Block x = longest_block(ia, ib, alo, ahi, blo, bhi, rows, rows + lb + 1);
+        if (!x.k) continue;
+        blocks[nb++] = x;
+        if (alo < x.i && blo < x.j) queue[2 * nq] = (Block){alo, x.i, 0}, queue[2 * nq + 1] = (Block){blo, x.j, 0}, nq++;
+        if (x.i + x.k < ahi && x.j + x.k < bhi)
+            queue[2 * nq] = (Block){x.i + x.k, ahi, 0}, queue[2 * nq + 1] = (Block){x.j + x.k, bhi, 0}, nq++;
+    }
+    qsort(blocks, (size_t)nb, sizeof(Block), block_order);
+    out = PyList_New(0);
+    if (!out) goto done;
+    Py_ssize_t i1 = 0, j1 = 0, k1 = 0;
+    for (Py_ssize_t t = 0; t <= nb; t++) {
+        Block x = t < nb ? blocks[t] : (Block){la, lb, 0};
+        if (t < nb && i1 + k1 == x.i && j1 + k1 == x.j) {
+            k1 += x.k;
+            continue;
+        }
+        if (k1) {
+            PyObject *item = Py_BuildValue("(nnn)", i1, j1, k1);
+            if (!item || PyList_Append(out, item) < 0) {
+                Py_XDECREF(item);
+                Py_CLEAR(out);
+                goto done;
+            }
+            Py_DECREF(item);
+        }
+        i1 = x.i, j1 = x.j, k1 = x.k;
+    }
+    PyObject *last = Py_BuildValue("(nnn)", la, lb, (Py_ssize_t)0);
+    if (!last || PyList_Append(out, last) < 0) {
+        Py_XDECREF(last);
+        Py_CLEAR(out);
+        goto done;
+    }
+    Py_DECREF(last);
+done:
+    PyMem_Free(ia), PyMem_Free(ib), PyMem_Free(rows), PyMem_Free(queue), PyMem_Free(blocks);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"first_hits", py_first_hits, METH_VARARGS,
      "first_hits(text, seeds, cap): for each seed (at least 8 characters), the starts of its first cap "
@@ -569,6 +709,9 @@ static PyMethodDef methods[] = {
      "best_cell(q, text, s_lo, s_hi, e_first, last): the cell (s, e) of the grid s_lo <= s <= s_hi, "
      "max(e_first, s + 1) <= e <= last whose LCS with q over len(q) + e - s is largest, the first in grid "
      "order among equal ones; None when the grid is empty."},
+    {"matching_blocks", py_matching_blocks, METH_VARARGS,
+     "matching_blocks(a, b): for two lists of str, what difflib.SequenceMatcher(None, a, b, autojunk=False)"
+     ".get_matching_blocks() returns, as a list of (i, j, n) tuples."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_cseeds",

@@ -20,7 +20,8 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from claimledger.checks.diff import TokenMatcher, tokens, word_diff
+from claimledger.checks import seed_hits
+from claimledger.checks.diff import TokenMatcher, tokens, word_diff, word_diff_opcodes
 
 ROOT = Path(__file__).parent.parent
 
@@ -31,6 +32,9 @@ def _difflib(a: list[str], b: list[str]) -> difflib.SequenceMatcher[str]:
 
 def _same(a: list[str], b: list[str]) -> None:
     ours, theirs = TokenMatcher(a, b), _difflib(a, b)
+    # the pure-Python blocks (difflib's get_matching_blocks over our find_longest_match), then ours
+    # (compiled when built)
+    assert difflib.SequenceMatcher.get_matching_blocks(TokenMatcher(a, b)) == theirs.get_matching_blocks()
     assert ours.get_matching_blocks() == theirs.get_matching_blocks()
     assert ours.get_opcodes() == theirs.get_opcodes()
     for alo, ahi, blo, bhi in [(0, len(a), 0, len(b)), (len(a) // 3, len(a), 0, min(len(b), len(b) // 2 + 1))]:
@@ -100,3 +104,27 @@ def test_near_misses_of_real_sentences() -> None:
                 expected += ["[-" + "".join(a[i1:i2]) + "-]"] if i2 > i1 else []
                 expected += ["{+" + "".join(b[j1:j2]) + "+}"] if j2 > j1 else []
             assert word_diff(s, passage) == "".join(expected)
+
+
+@given(st.text(alphabet="ab 猫、\t\U0001f600", max_size=40), st.text(alphabet="ab 猫、\t\U0001f600", max_size=40))
+def test_word_diff_reads_the_blocks_as_the_opcodes_do(quote: str, passage: str) -> None:
+    assert word_diff(quote, passage) == word_diff_opcodes(quote, passage)
+
+
+def test_the_compiled_blocks_are_difflibs() -> None:
+    """``_cseeds.matching_blocks`` on long token lists (a few hundred tokens, many repeats and ties)."""
+    ext = seed_hits.compiled()
+    if ext is None:
+        pytest.skip("the compiled extension is not built (or CLAIMLEDGER_PURE_PYTHON is set)")
+    rng = random.Random(23)
+    for _ in range(300):
+        vocab = rng.choice([["a", " "], ["the", " ", "cat", "猫", "、"], [str(i) for i in range(40)]])
+        a = [rng.choice(vocab) for _ in range(rng.randrange(0, 300))]
+        b = list(a) if rng.random() < 0.5 else [rng.choice(vocab) for _ in range(rng.randrange(0, 300))]
+        for _ in range(rng.randrange(0, 8)):
+            at = rng.randrange(len(b) + 1)
+            b[at : at + rng.randrange(0, 3)] = [rng.choice(vocab) for _ in range(rng.randrange(0, 3))]
+        want = [tuple(m) for m in _difflib(a, b).get_matching_blocks()]
+        assert ext.matching_blocks(a, b) == want
+    with pytest.raises(TypeError):
+        ext.matching_blocks(["a", 1], ["a"])

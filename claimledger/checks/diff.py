@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import re
 
+from claimledger.checks import seed_hits
 from claimledger.normalize import _CJK_RANGES, is_cjk
 
 # One token: a run of characters that are neither whitespace (str.isspace) nor CJK (is_cjk), or
@@ -37,10 +38,31 @@ def tokens_py(text: str) -> list[str]:
 
 
 def word_diff(quote: str, passage: str) -> str:
-    """Inline diff: ``[-what the quote says-]{+what the source says+}``."""
+    """Inline diff: ``[-what the quote says-]{+what the source says+}``.
+
+    Read from the matching blocks as difflib's ``get_opcodes`` reads them: before each block, the
+    tokens of the quote it skips are deleted and those of the passage it skips inserted (both: a
+    replacement, shown deleted then inserted); the block is equal.
+    """
     a, b = tokens(quote), tokens(passage)
     out: list[str] = []
-    for op, i1, i2, j1, j2 in TokenMatcher(a, b).get_opcodes():
+    i = j = 0
+    for ai, bj, size in TokenMatcher(a, b).get_matching_blocks():
+        if ai > i:
+            out.append("[-" + "".join(a[i:ai]) + "-]")
+        if bj > j:
+            out.append("{+" + "".join(b[j:bj]) + "+}")
+        if size:
+            out.append("".join(a[ai : ai + size]))
+        i, j = ai + size, bj + size
+    return "".join(out)
+
+
+def word_diff_opcodes(quote: str, passage: str) -> str:
+    """:func:`word_diff` from difflib's ``get_opcodes`` (the definition it is tested against)."""
+    a, b = tokens(quote), tokens(passage)
+    out: list[str] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         if op == "equal":
             out.append("".join(a[i1:i2]))
             continue
@@ -73,20 +95,33 @@ class TokenMatcher(difflib.SequenceMatcher[str]):
         # find_longest_match reads; get_matching_blocks and get_opcodes read a, b and their caches
         self.isjunk, self.autojunk = None, False
         self.a, self.b = a, b
-        self.matching_blocks = self.opcodes = self.fullbcount = None
+        self.matching_blocks: list[difflib.Match] | None = None
+        self.opcodes = self.fullbcount = None
         self.b2j: dict[str, list[int]] = {}
         self.bjunk: set[str] = set()
         self.bpopular: set[str] = set()
-        # one character per distinct token, numbered in order of first appearance (chr(n) is defined
-        # for every n < 0x110000; a text with more distinct tokens than that cannot reach a word diff,
-        # the passage is a few hundred characters)
-        ids = {t: chr(i) for i, t in enumerate(dict.fromkeys(a + b))}
-        self._ca = "".join(map(ids.__getitem__, a))
-        self._cb = "".join(map(ids.__getitem__, b))
+        self._ca: str | None = None
+        self._cb = ""
+
+    def get_matching_blocks(self) -> list[difflib.Match]:
+        """difflib's blocks: in one call to the compiled ``_cseeds.matching_blocks`` (difflib's own
+        algorithm over token numbers, the longest block of two ranges found as difflib's loop finds it),
+        else difflib's ``get_matching_blocks`` with :meth:`find_longest_match`."""
+        compiled = getattr(seed_hits.compiled(), "matching_blocks", None)  # (None: an extension built before it)
+        if self.matching_blocks is None and compiled is not None:
+            self.matching_blocks = [difflib.Match._make(m) for m in compiled(self.a, self.b)]
+        return super().get_matching_blocks()
 
     def find_longest_match(
         self, alo: int = 0, ahi: int | None = None, blo: int = 0, bhi: int | None = None
     ) -> difflib.Match:
+        if self._ca is None:
+            # one character per distinct token, numbered in order of first appearance (chr(n) is defined
+            # for every n < 0x110000; a text with more distinct tokens than that cannot reach a word
+            # diff, the passage is a few hundred characters)
+            ids = {t: chr(i) for i, t in enumerate(dict.fromkeys(self.a + self.b))}
+            self._ca = "".join(map(ids.__getitem__, self.a))
+            self._cb = "".join(map(ids.__getitem__, self.b))
         ahi = len(self._ca) if ahi is None else ahi
         bhi = len(self._cb) if bhi is None else bhi
         ca, cb = self._ca, self._cb[blo:bhi]

@@ -312,13 +312,13 @@ def _refine(q: str, text: str, start: int, end: int) -> tuple[float, int, int]:
     """
     from rapidfuzz import fuzz
 
-    ext = seed_hits.compiled()
-    if ext is None or not q:
+    best_cell = getattr(seed_hits.compiled(), "best_cell", None)  # (None: an extension built before it)
+    if best_cell is None or not q:
         return _refine_py(q, text, start, end)
     k = max(1, min(8, len(q) // 4))
     last = min(end + k, len(text))
     initial = fuzz.ratio(q, text[start:end])
-    cell = ext.best_cell(q, text, max(0, start - k), min(start + k, last), end - k, last)
+    cell = best_cell(q, text, max(0, start - k), min(start + k, last), end - k, last)
     if cell is not None:
         s, e = cell
         score = fuzz.ratio(q, text[s:e])
