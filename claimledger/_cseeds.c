@@ -632,23 +632,19 @@ static Block longest_block(const Py_ssize_t *ia, const Py_ssize_t *ib, Py_ssize_
     return best;
 }
 
-static PyObject *py_matching_blocks(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *a, *b;
-    if (!PyArg_ParseTuple(args, "O!O!", &PyList_Type, &a, &PyList_Type, &b)) return NULL;
-    Py_ssize_t la = PyList_GET_SIZE(a), lb = PyList_GET_SIZE(b);
+/* The merged matching blocks of two numbered token lists, and (la, lb, 0) last, into out (room for
+ * min(la, lb) + 1 blocks); their number, or -1 (memory error set). */
+static Py_ssize_t merged_blocks(const Py_ssize_t *ia, Py_ssize_t la, const Py_ssize_t *ib, Py_ssize_t lb, Block *out) {
     Py_ssize_t most = (la < lb ? la : lb) + 1; /* blocks never overlap: at most one per token of the shorter */
-    Py_ssize_t *ia = PyMem_Malloc((size_t)(la + 1) * sizeof(Py_ssize_t));
-    Py_ssize_t *ib = PyMem_Malloc((size_t)(lb + 1) * sizeof(Py_ssize_t));
     Py_ssize_t *rows = PyMem_Malloc((size_t)(lb + 1) * 2 * sizeof(Py_ssize_t));
     Block *queue = PyMem_Malloc((size_t)(most + 1) * 2 * sizeof(Block)); /* ranges: (alo, ahi), (blo, bhi) */
     Block *blocks = PyMem_Malloc((size_t)most * sizeof(Block));
-    PyObject *out = NULL;
-    if (!ia || !ib || !rows || !queue || !blocks) {
+    if (!rows || !queue || !blocks) {
+        PyMem_Free(rows), PyMem_Free(queue), PyMem_Free(blocks);
         PyErr_NoMemory();
-        goto done;
+        return -1;
     }
-    if (number_tokens(a, b, ia, ib) < 0) goto done;
-    Py_ssize_t nq = 0, nb = 0;
+    Py_ssize_t nq = 0, nb = 0, n = 0;
     queue[0] = (Block){0, la, 0}, queue[1] = (Block){0, lb, 0}, nq = 1;
     while (nq) {
         nq--;
@@ -661,35 +657,169 @@ static PyObject *py_matching_blocks(PyObject *Py_UNUSED(self), PyObject *args) {
             queue[2 * nq] = (Block){x.i + x.k, ahi, 0}, queue[2 * nq + 1] = (Block){x.j + x.k, bhi, 0}, nq++;
     }
     qsort(blocks, (size_t)nb, sizeof(Block), block_order);
-    out = PyList_New(0);
-    if (!out) goto done;
     Py_ssize_t i1 = 0, j1 = 0, k1 = 0;
-    for (Py_ssize_t t = 0; t <= nb; t++) {
-        Block x = t < nb ? blocks[t] : (Block){la, lb, 0};
-        if (t < nb && i1 + k1 == x.i && j1 + k1 == x.j) {
+    for (Py_ssize_t t = 0; t < nb; t++) {
+        Block x = blocks[t];
+        if (i1 + k1 == x.i && j1 + k1 == x.j) {
             k1 += x.k;
             continue;
         }
-        if (k1) {
-            PyObject *item = Py_BuildValue("(nnn)", i1, j1, k1);
-            if (!item || PyList_Append(out, item) < 0) {
-                Py_XDECREF(item);
-                Py_CLEAR(out);
-                goto done;
-            }
-            Py_DECREF(item);
-        }
+        if (k1) out[n++] = (Block){i1, j1, k1};
         i1 = x.i, j1 = x.j, k1 = x.k;
     }
-    PyObject *last = Py_BuildValue("(nnn)", la, lb, (Py_ssize_t)0);
-    if (!last || PyList_Append(out, last) < 0) {
-        Py_XDECREF(last);
-        Py_CLEAR(out);
+    if (k1) out[n++] = (Block){i1, j1, k1};
+    out[n++] = (Block){la, lb, 0};
+    PyMem_Free(rows), PyMem_Free(queue), PyMem_Free(blocks);
+    return n;
+}
+
+static PyObject *py_matching_blocks(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *a, *b;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyList_Type, &a, &PyList_Type, &b)) return NULL;
+    Py_ssize_t la = PyList_GET_SIZE(a), lb = PyList_GET_SIZE(b);
+    Py_ssize_t *ia = PyMem_Malloc((size_t)(la + 1) * sizeof(Py_ssize_t));
+    Py_ssize_t *ib = PyMem_Malloc((size_t)(lb + 1) * sizeof(Py_ssize_t));
+    Block *blocks = PyMem_Malloc((size_t)((la < lb ? la : lb) + 2) * sizeof(Block));
+    PyObject *out = NULL;
+    if (!ia || !ib || !blocks) {
+        PyErr_NoMemory();
         goto done;
     }
-    Py_DECREF(last);
+    if (number_tokens(a, b, ia, ib) < 0) goto done;
+    Py_ssize_t n = merged_blocks(ia, la, ib, lb, blocks);
+    if (n < 0) goto done;
+    out = PyList_New(n);
+    if (!out) goto done;
+    for (Py_ssize_t t = 0; t < n; t++) {
+        PyObject *item = Py_BuildValue("(nnn)", blocks[t].i, blocks[t].j, blocks[t].k);
+        if (!item) {
+            Py_CLEAR(out);
+            goto done;
+        }
+        PyList_SET_ITEM(out, t, item);
+    }
 done:
-    PyMem_Free(ia), PyMem_Free(ib), PyMem_Free(rows), PyMem_Free(queue), PyMem_Free(blocks);
+    PyMem_Free(ia), PyMem_Free(ib), PyMem_Free(blocks);
+    return out;
+}
+
+/* word_diff(quote, passage, cjk) -> str: claimledger.checks.diff.word_diff in one call. Tokens as
+ * diff.tokens cuts them (one character that is whitespace, Py_UNICODE_ISSPACE, or CJK, in one of the
+ * inclusive code point ranges of `cjk`, a buffer of uint32 pairs; or a run of other characters),
+ * numbered by content, their merged matching blocks (merged_blocks, difflib's), and the blocks read as
+ * word_diff reads them: what the quote skips before a block as [-...-], what the passage skips as
+ * {+...+}, then the block. Every character is in one token, so a run of tokens is a substring. */
+typedef struct {
+    Py_ssize_t start, end;
+    uint64_t hash;
+} Tok;
+
+static inline int single_char(Py_UCS4 c, const uint32_t *cjk, Py_ssize_t ncjk) {
+    if (Py_UNICODE_ISSPACE(c)) return 1;
+    for (Py_ssize_t r = 0; r < ncjk; r++)
+        if (cjk[2 * r] <= c && c <= cjk[2 * r + 1]) return 1;
+    return 0;
+}
+
+static Py_ssize_t split_tokens(PyObject *str, const uint32_t *cjk, Py_ssize_t ncjk, Tok *out) {
+    int kind = PyUnicode_KIND(str);
+    const void *data = PyUnicode_DATA(str);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(str), nt = 0, p = 0;
+    while (p < n) {
+        Py_ssize_t q = p + 1;
+        if (!single_char(PyUnicode_READ(kind, data, p), cjk, ncjk))
+            while (q < n && !single_char(PyUnicode_READ(kind, data, q), cjk, ncjk)) q++;
+        uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a over the code points */
+        for (Py_ssize_t r = p; r < q; r++) h = (h ^ PyUnicode_READ(kind, data, r)) * 0x100000001b3ull;
+        out[nt++] = (Tok){p, q, h ^ (uint64_t)(q - p)};
+        p = q;
+    }
+    return nt;
+}
+
+static int same_token(PyObject *x, const Tok *tx, PyObject *y, const Tok *ty) {
+    if (tx->hash != ty->hash || tx->end - tx->start != ty->end - ty->start) return 0;
+    int kx = PyUnicode_KIND(x), ky = PyUnicode_KIND(y);
+    const void *dx = PyUnicode_DATA(x), *dy = PyUnicode_DATA(y);
+    for (Py_ssize_t r = 0; r < tx->end - tx->start; r++)
+        if (PyUnicode_READ(kx, dx, tx->start + r) != PyUnicode_READ(ky, dy, ty->start + r)) return 0;
+    return 1;
+}
+
+static int append_piece(PyObject *pieces, PyObject *str, Py_ssize_t start, Py_ssize_t end, const char *open,
+                        const char *close) {
+    PyObject *part = PyUnicode_Substring(str, start, end);
+    if (!part) return -1;
+    if (open) {
+        PyObject *marked = PyUnicode_FromFormat("%s%U%s", open, part, close);
+        Py_DECREF(part);
+        if (!marked) return -1;
+        part = marked;
+    }
+    int rc = PyList_Append(pieces, part);
+    Py_DECREF(part);
+    return rc;
+}
+
+static PyObject *py_word_diff(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *a, *b;
+    Py_buffer ranges;
+    if (!PyArg_ParseTuple(args, "UUy*", &a, &b, &ranges)) return NULL;
+    const uint32_t *cjk = ranges.buf;
+    Py_ssize_t ncjk = ranges.len / (Py_ssize_t)(2 * sizeof(uint32_t));
+    Py_ssize_t na = PyUnicode_GET_LENGTH(a), nb = PyUnicode_GET_LENGTH(b);
+    Tok *ta = PyMem_Malloc((size_t)(na + nb + 1) * sizeof(Tok)), *tb = ta ? ta + na : NULL;
+    Py_ssize_t *ids = PyMem_Malloc((size_t)(na + nb + 1) * sizeof(Py_ssize_t));
+    size_t size = 8;
+    while (size < (size_t)(na + nb) * 2) size <<= 1;
+    Py_ssize_t *slots = PyMem_Malloc(size * sizeof(Py_ssize_t)); /* token index (a then b), -1: empty */
+    Block *blocks = NULL;
+    PyObject *pieces = NULL, *out = NULL;
+    if (!ta || !ids || !slots) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t la = split_tokens(a, cjk, ncjk, ta), lb = split_tokens(b, cjk, ncjk, tb), next = 0;
+    for (size_t i = 0; i < size; i++) slots[i] = -1;
+    for (Py_ssize_t t = 0; t < la + lb; t++) { /* equal tokens, equal numbers */
+        PyObject *s = t < la ? a : b;
+        const Tok *tok = t < la ? &ta[t] : &tb[t - la];
+        size_t h = (size_t)((tok->hash * 0x9E3779B97F4A7C15ull) >> 20) & (size - 1);
+        Py_ssize_t id = -1;
+        while (slots[h] >= 0) {
+            Py_ssize_t o = slots[h];
+            if (same_token(o < la ? a : b, o < la ? &ta[o] : &tb[o - la], s, tok)) {
+                id = ids[o];
+                break;
+            }
+            h = (h + 1) & (size - 1);
+        }
+        if (id < 0) slots[h] = t, id = next++;
+        ids[t] = id;
+    }
+    blocks = PyMem_Malloc((size_t)((la < lb ? la : lb) + 2) * sizeof(Block));
+    if (!blocks) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t n = merged_blocks(ids, la, ids + la, lb, blocks);
+    if (n < 0 || !(pieces = PyList_New(0))) goto done;
+    Py_ssize_t i = 0, j = 0;
+    for (Py_ssize_t t = 0; t < n; t++) {
+        Block x = blocks[t];
+        if (x.i > i && append_piece(pieces, a, ta[i].start, ta[x.i - 1].end, "[-", "-]") < 0) goto done;
+        if (x.j > j && append_piece(pieces, b, tb[j].start, tb[x.j - 1].end, "{+", "+}") < 0) goto done;
+        if (x.k && append_piece(pieces, a, ta[x.i].start, ta[x.i + x.k - 1].end, NULL, NULL) < 0) goto done;
+        i = x.i + x.k, j = x.j + x.k;
+    }
+    PyObject *empty = PyUnicode_New(0, 0);
+    if (!empty) goto done;
+    out = PyUnicode_Join(empty, pieces);
+    Py_DECREF(empty);
+done:
+    Py_XDECREF(pieces);
+    PyMem_Free(ta), PyMem_Free(ids), PyMem_Free(slots), PyMem_Free(blocks);
+    PyBuffer_Release(&ranges);
     return out;
 }
 
@@ -712,6 +842,9 @@ static PyMethodDef methods[] = {
     {"matching_blocks", py_matching_blocks, METH_VARARGS,
      "matching_blocks(a, b): for two lists of str, what difflib.SequenceMatcher(None, a, b, autojunk=False)"
      ".get_matching_blocks() returns, as a list of (i, j, n) tuples."},
+    {"word_diff", py_word_diff, METH_VARARGS,
+     "word_diff(quote, passage, cjk): claimledger.checks.diff.word_diff, cjk the CJK code point ranges "
+     "(inclusive) as a buffer of uint32 pairs."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_cseeds",

@@ -21,7 +21,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from claimledger.checks import seed_hits
-from claimledger.checks.diff import TokenMatcher, tokens, word_diff, word_diff_opcodes
+from claimledger.checks.diff import (
+    _CJK_TABLE,
+    TokenMatcher,
+    tokens,
+    word_diff,
+    word_diff_opcodes,
+    word_diff_py,
+)
+from claimledger.normalize import is_cjk
 
 ROOT = Path(__file__).parent.parent
 
@@ -106,9 +114,41 @@ def test_near_misses_of_real_sentences() -> None:
             assert word_diff(s, passage) == "".join(expected)
 
 
-@given(st.text(alphabet="ab 猫、\t\U0001f600", max_size=40), st.text(alphabet="ab 猫、\t\U0001f600", max_size=40))
+_ALPHABET = "ab 猫、\t\u3000\u00a0\U0001f600\U00020000"
+
+
+@given(st.text(alphabet=_ALPHABET, max_size=40), st.text(alphabet=_ALPHABET, max_size=40))
 def test_word_diff_reads_the_blocks_as_the_opcodes_do(quote: str, passage: str) -> None:
-    assert word_diff(quote, passage) == word_diff_opcodes(quote, passage)
+    """The Python reading of the blocks and the compiled word diff (when built) against difflib's opcodes."""
+    want = word_diff_opcodes(quote, passage)
+    assert word_diff_py(quote, passage) == want
+    assert word_diff(quote, passage) == want
+
+
+def test_the_compiled_word_diff_on_real_near_misses() -> None:
+    rng = random.Random(29)
+    for s in _sentences():
+        for _ in range(3):
+            t = tokens(s)
+            j = rng.randrange(len(t))
+            t[j : j + 1] = rng.choice([[], ["zebra"], [t[j], t[j]], ["猫"], [" ", " "], ["\u3000"]])
+            passage = "".join(t)
+            assert word_diff(s, passage) == word_diff_py(s, passage) == word_diff_opcodes(s, passage)
+
+
+def test_the_compiled_word_diff_cuts_tokens_as_tokens_does_on_every_code_point() -> None:
+    """``x?y`` against ``x y``: ``?`` is a token of its own (whitespace or CJK) or part of a word."""
+    ext = seed_hits.compiled()
+    if ext is None or not hasattr(ext, "word_diff"):
+        pytest.skip("the compiled extension is not built (or CLAIMLEDGER_PURE_PYTHON is set)")
+    wrong = []
+    for cp in range(0x110000):
+        ch = chr(cp)
+        alone = ch.isspace() or is_cjk(ch)
+        want = "x y" if ch == " " else f"x[-{ch}-]{{+ +}}y" if alone else f"[-x{ch}y-]{{+x y+}}"
+        if ext.word_diff(f"x{ch}y", "x y", _CJK_TABLE) != want:
+            wrong.append(cp)
+    assert wrong == []
 
 
 def test_the_compiled_blocks_are_difflibs() -> None:

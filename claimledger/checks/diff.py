@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import struct
 
 from claimledger.checks import seed_hits
 from claimledger.normalize import _CJK_RANGES, is_cjk
@@ -13,6 +14,11 @@ from claimledger.normalize import _CJK_RANGES, is_cjk
 # tests/test_diff_tokens.py checks the class against both predicates on every code point.
 _CJK_CLASS = "".join(f"{chr(max(lo, 0x3000))}-{chr(hi)}" for lo, hi in _CJK_RANGES if hi >= 0x3000)
 _TOKEN = re.compile(f"[^\\s{_CJK_CLASS}]+|[\\s{_CJK_CLASS}]")
+# the same CJK ranges for the compiled word diff: inclusive (first, last) code point pairs, uint32
+_CJK_RANGES_FROM_3000 = [(max(lo, 0x3000), hi) for lo, hi in _CJK_RANGES if hi >= 0x3000]
+_CJK_TABLE = struct.pack(
+    f"={2 * len(_CJK_RANGES_FROM_3000)}I", *(x for r in _CJK_RANGES_FROM_3000 for x in r)
+)
 
 
 def tokens(text: str) -> list[str]:
@@ -40,9 +46,20 @@ def tokens_py(text: str) -> list[str]:
 def word_diff(quote: str, passage: str) -> str:
     """Inline diff: ``[-what the quote says-]{+what the source says+}``.
 
-    Read from the matching blocks as difflib's ``get_opcodes`` reads them: before each block, the
-    tokens of the quote it skips are deleted and those of the passage it skips inserted (both: a
-    replacement, shown deleted then inserted); the block is equal.
+    In one call to the compiled ``_cseeds.word_diff`` when built (the same tokens, blocks and reading
+    as :func:`word_diff_py`, tests/test_diff_matcher.py), else :func:`word_diff_py`.
+    """
+    compiled = getattr(seed_hits.compiled(), "word_diff", None)  # (None: an extension built before it)
+    if compiled is not None:
+        diff: str = compiled(quote, passage, _CJK_TABLE)
+        return diff
+    return word_diff_py(quote, passage)
+
+
+def word_diff_py(quote: str, passage: str) -> str:
+    """:func:`word_diff` in Python: the matching blocks read as difflib's ``get_opcodes`` reads them:
+    before each block, the tokens of the quote it skips are deleted and those of the passage it skips
+    inserted (both: a replacement, shown deleted then inserted); the block is equal.
     """
     a, b = tokens(quote), tokens(passage)
     out: list[str] = []
@@ -107,7 +124,9 @@ class TokenMatcher(difflib.SequenceMatcher[str]):
         """difflib's blocks: in one call to the compiled ``_cseeds.matching_blocks`` (difflib's own
         algorithm over token numbers, the longest block of two ranges found as difflib's loop finds it),
         else difflib's ``get_matching_blocks`` with :meth:`find_longest_match`."""
-        compiled = getattr(seed_hits.compiled(), "matching_blocks", None)  # (None: an extension built before it)
+        compiled = getattr(
+            seed_hits.compiled(), "matching_blocks", None
+        )  # (None: an extension built before it)
         if self.matching_blocks is None and compiled is not None:
             self.matching_blocks = [difflib.Match._make(m) for m in compiled(self.a, self.b)]
         return super().get_matching_blocks()
