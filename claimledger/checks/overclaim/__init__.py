@@ -21,6 +21,7 @@ rules run on every quote claim that has a statement.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from claimledger.checks.negative import (
@@ -64,9 +65,15 @@ __all__ = [
 
 
 def _strip_outer_quotes(quote: str) -> str:
-    from claimledger.checks.quote import strip_outer_quotes
+    strip = _STRIP.get("")
+    if strip is None:  # imported at first use (checks.quote imports this package's users)
+        from claimledger.checks.quote import strip_outer_quotes
 
-    return strip_outer_quotes(quote)
+        strip = _STRIP[""] = strip_outer_quotes
+    return strip(quote)
+
+
+_STRIP: dict[str, Callable[[str], str]] = {}
 
 
 def overclaim_hits(statement: str, quote: str | None, source_context: str | None = None) -> list[Hit]:

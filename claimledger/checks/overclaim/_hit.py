@@ -55,6 +55,8 @@ class Hit:
 
 def dedupe(hits: list[Hit]) -> list[Hit]:
     """One hit per statement span (the higher-priority family), in statement order."""
+    if len(hits) < 2:
+        return list(hits)  # nothing to clash with (most claims have no hit): a fresh list, as below
     ranked = sorted(hits, key=lambda h: PRIORITY.index(h.reason))
     kept: list[Hit] = []
     for hit in ranked:
