@@ -7,7 +7,9 @@ issue 19's profile table (docs/benchmarks.md).
 The workload is scripts/bench.py's (documents of 400k characters, the bench's quote mix).
 Times are CPU seconds of the process (the machine may be shared), under cProfile, which
 inflates stages made of many small Python calls. Sources are read on the profiled thread
-(CLAIMLEDGER_READ_AHEAD=0); the index cache's writer thread is not seen. Stages are cProfile cumulative times of the functions that do each job, so they overlap a
+(CLAIMLEDGER_READ_AHEAD=0); the index cache's writer thread is not seen. Stages are cProfile cumulative
+times of the functions that do each job (a call from another function of the same stage counted
+once; several names per stage, so older trees are profiled alike), so they overlap a
 little (evidence mapping is also counted inside the near-miss search); "the rest" is the
 total minus the stages. The normalizer core's tables (once per process) are built before the
 profile starts and reported apart, in CPU seconds without cProfile (normalizer_setup_cpu_s).
@@ -26,6 +28,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 # cProfile sees only the thread it runs in: sources are read on this one (no read-ahead thread);
 # the index cache's writer thread is not seen (its cost is not in the table)
@@ -33,21 +36,46 @@ os.environ.setdefault("CLAIMLEDGER_READ_AHEAD", "0")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench
 
-# stage -> the functions (file suffix, name) whose cumulative time is the stage; several entries when
-# the function moved between versions (so two trees can be compared with the same script)
+# stage -> the functions (file suffix, name) whose time is the stage; several entries when the
+# function moved or was split between versions (so two trees can be compared with the same script).
+# A stage's time is the cumulative time of its functions' calls that do not come from another of
+# its functions (a function that calls another of the list is not counted twice).
 STAGES: dict[str, tuple[tuple[str, str], ...]] = {
-    "reading and normalizing sources": (("load/index.py", "read_source"),),
+    "reading and normalizing sources": (
+        ("load/index.py", "read_source"), ("load/index.py", "index"), ("load/index.py", "index_source"),
+    ),
     "cache write": (("load/index.py", "_store"),),
-    "verbatim scan (first occurrences)": (("checks/quote_scan.py", "first_positions"),),
+    "verbatim scan (first occurrences)": (("checks/quote_scan.py", "first_positions"), ("checks/quote_scan.py", "prescan")),
     "scan tables built": (("checks/quote_scan.py", "__init__"),),
-    "near-miss search": (("checks/quote_scan.py", "nearest_passages"),),
-    "mapping offsets back (evidence_at)": (("checks/quote_scan.py", "evidence_at"), ("checks/evidence.py", "evidence_at")),
+    "near-miss search": (
+        ("checks/quote_scan.py", "nearest_passages"), ("checks/quote_scan.py", "nearest_spans"),
+        ("checks/quote_scan.py", "_nears_of"),
+    ),
+    "mapping offsets back (evidence_at)": (
+        ("checks/quote_scan.py", "evidence_at"), ("checks/evidence.py", "evidence_at"),
+        ("checks/evidence.py", "source_evidence"), ("checks/evidence.py", "source_evidences"),
+    ),
     "elided quotes": (("checks/elisions.py", "find_elided"),),
     "word diffs": (("checks/diff.py", "word_diff"),),
     "overclaim rules": (("checks/builtin.py", "overclaim"),),
     "normalizing quotes": (("claimledger/normalize.py", "normalize_quote"),),
-}
+}  # fmt: skip
 OVERLAPPING = ("mapping offsets back (evidence_at)", "elided quotes")  # counted inside other stages too
+
+
+def stage_time(stats: dict[Any, Any], places: tuple[tuple[str, str], ...]) -> float:
+    """The cumulative time of the calls to the functions of ``places`` made from outside them."""
+
+    def ours(func: tuple[str, int, str]) -> bool:
+        file, _line, fn = func
+        return any(file.endswith(p) and fn == f for p, f in places)
+
+    total = 0.0
+    for func, (_cc, _nc, _tt, ct, callers) in stats.items():
+        if ours(func):
+            # per caller: (calls, primitive calls, own time, cumulative time); no caller: the root
+            total += sum(c[3] for caller, c in callers.items() if not ours(caller)) if callers else ct
+    return total
 
 
 def main() -> int:
@@ -91,9 +119,7 @@ def main() -> int:
     stats = pstats.Stats(prof).stats  # type: ignore[attr-defined]
     cum: dict[str, float] = {}
     for name, places in STAGES.items():
-        cum[name] = sum(
-            v[3] for (file, _line, fn), v in stats.items() if any(file.endswith(p) and fn == f for p, f in places)
-        )
+        cum[name] = stage_time(stats, places)
     profiled = max(v[3] for v in stats.values())
     # reading a source includes its cache write when that is not left to the writer thread
     cum["reading and normalizing sources"] = max(0.0, cum["reading and normalizing sources"] - cum["cache write"])

@@ -129,3 +129,36 @@ def test_line_numbers_of_many_offsets_at_once_match_one_by_one() -> None:
     assert Source("j", "j.txt", "text/plain", ja, "0" * 64).locations([ja.index("引用"), 0, len(ja)]) == [
         (2, 5), (1, 1), (3, 4)
     ]  # fmt: skip
+
+
+def test_line_numbers_of_later_calls_counted_from_earlier_offsets_match_one_by_one() -> None:
+    """A source asked for the lines of many offsets several times (a run asks for its matches, then
+    for its nearest passages) counts from the offsets counted before: each call still answers what
+    Source.location answers, whatever the order of the calls' offsets (before, between, after the
+    ones counted already, repeated, out of range)."""
+    rng = random.Random(11)
+    text = "".join(rng.choice("ab c\n日\r") for _ in range(8_000))
+    src = Source("s", "s.txt", "text/plain", text, "0" * 64)
+    one_by_one = Source("t", "t.txt", "text/plain", text, "0" * 64)
+    for call in range(12):
+        lo, hi = sorted(rng.randrange(-3, len(text) + 4) for _ in range(2))
+        offsets = [rng.randrange(lo, hi + 1) for _ in range(rng.randrange(0, 60))]
+        assert src.locations(offsets) == [one_by_one.location(o) for o in offsets], call
+    marks, lines = src.__dict__["_located"]
+    assert list(marks) == sorted(set(marks)) and len(marks) > 100
+    assert all(line == text.count("\n", 0, o) + 1 for o, line in zip(marks, lines, strict=True))
+
+
+def test_line_numbers_kept_for_later_calls_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The offsets kept for later calls stay under a bound (a source kept across many runs), and the
+    answers stay right when older ones are forgotten."""
+    import claimledger.model.source as source_module
+
+    monkeypatch.setattr(source_module, "_LOCATED_MAX", 50)
+    rng = random.Random(12)
+    text = "".join(rng.choice("ab\n") for _ in range(3_000))
+    src = Source("s", "s.txt", "text/plain", text, "0" * 64)
+    for size in (30, 30, 80, 10):
+        offsets = [rng.randrange(0, len(text) + 1) for _ in range(size)]
+        assert src.locations(offsets) == [src.location(o) for o in offsets]
+        assert len(src.__dict__["_located"][0]) <= 50

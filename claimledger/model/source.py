@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 _MARKS_BEFORE_INDEX = 64  # lookups counted from checkpoints before every newline is listed
 _NEWLINE = re.compile("\n")
+_LOCATED_MAX = 1 << 16  # offsets whose lines Source.locations keeps for its later calls
 
 
 @dataclass(frozen=True)
@@ -55,16 +56,30 @@ class Source:
     def locations(self, offsets: list[int]) -> list[tuple[int, int] | None]:
         """:meth:`location` of many offsets at once: in a plain-text or Markdown file without anchors,
         the newlines are counted once over the text, from one sorted offset to the next (the
-        evidence of every quote found in a source costs one pass, not a search per quote)."""
+        evidence of every quote found in a source costs one pass, not a search per quote). The
+        offsets counted are kept (``_located``, a pair of sorted tuples replaced whole, like
+        ``_line_marks``): a later call counts from the nearest of them, not from the start (a run
+        asks for a source's matches, then for its nearest passages)."""
         if self.page_starts or self.anchors or self.media_type not in ("text/plain", "text/markdown"):
             return [self.location(o) for o in offsets]
         text, n = self.text, len(self.text)
+        known: tuple[tuple[int, ...], tuple[int, ...]] = self.__dict__.get("_located", ((0,), (1,)))
+        marks, marked = known
         lines: dict[int, int] = {}
         at, line = 0, 1
         for o in sorted({o for o in offsets if 0 <= o <= n}):
+            i = bisect.bisect_right(marks, o) - 1  # the nearest offset counted before, at or before o
+            if marks[i] > at:
+                at, line = marks[i], marked[i]
             line += text.count("\n", at, o)
             lines[o] = line
             at = o
+        if lines:
+            kept = {**dict(zip(marks, marked, strict=True)), **lines}
+            if len(kept) > _LOCATED_MAX:  # bounded: a source kept across many runs forgets older ones
+                kept = {0: 1, **lines} if len(lines) < _LOCATED_MAX else {0: 1}
+            merged = sorted(kept.items())
+            object.__setattr__(self, "_located", (tuple(o for o, _ in merged), tuple(v for _, v in merged)))
         return [
             (lines[o], o - text.rfind("\n", 0, o)) if 0 <= o <= n else None  # rfind + 1 is the line's start
             for o in offsets
