@@ -204,3 +204,10 @@ def test_readme_install_lines_work_from_a_clone() -> None:
         assert clone in readme and extra in extras
         assert readme.index(clone) < readme.index(index)
     assert "@ git+" in readme
+
+
+def test_security_md_names_the_index_cache_folder_of_this_version() -> None:
+    """docs/security.md's cache table names the source index's folder, which holds its format version."""
+    from claimledger.load.index import INDEX_VERSION
+
+    assert f"`<cache>/index/v{INDEX_VERSION}/`" in (DOCS / "security.md").read_text(encoding="utf-8")
