@@ -326,3 +326,86 @@ def test_pieces_searched_ahead_give_the_occurrences_of_the_search_in_turn() -> N
         want = elisions._occurrences(text, seg, 0, len(text))
         for cap in (1, 2, 5, 50, 500):
             assert elisions._first_occurrences(text, seg, first_hits(text, [seg], cap)[0], cap) == want
+
+
+NEAR_TEXTS = {
+    "n1": "The committee reported that independent verification reduced errors by a third in the first year.",
+    "n2": "Weather: the morning was cold and the afternoon was warm, with light wind from the west coast.",
+    "n3": "調査の結果、生成AIの利用者は三年間で約四倍に増えたと報告書は述べている。",
+    "n4": "A long appendix lists every instrument, its calibration date and the person who checked it twice.",
+}
+NEAR_KEYS = [
+    ("n1", normalize_quote("independent verification reduced errors by a half in the first year")),
+    ("n2", normalize_quote("the morning was cold and the evening was warm")),
+    ("n3", normalize_quote("生成AIの利用者は三年間で約五倍に増えた")),
+    ("n4", normalize_quote("its calibration date and the person who checked it once")),
+    ("n4", normalize_quote("the morning was cold and the afternoon was warm")),  # found elsewhere (n2)
+]
+
+
+def _near_scan(
+    folder: Path, monkeypatch: pytest.MonkeyPatch, read_ahead: bool, memo: bool = False
+) -> tuple[dict[object, object], list[str]]:
+    """scan_quotes over NEAR_TEXTS: each key's nearest passage (span, text, score) and the threads
+    that searched nearest passages."""
+    from claimledger.checks import quote_scan
+    from claimledger.checks.scan_memo import ScanMemo, memo_path
+
+    monkeypatch.setattr(context_mod, "READ_AHEAD", read_ahead)
+    monkeypatch.setattr(context_mod, "READ_AHEAD_MIN_BYTES", 0)
+    # the compiled passes, as with many quotes (for a few, a str.find each is used, and the reading
+    # thread cannot tell which quotes are missing)
+    monkeypatch.setattr(quote_scan.seed_hits, "FIND_FEW", 0)
+    searched_on: list[str] = []
+    original = getattr(quote_scan.nearest_spans, "__wrapped__", quote_scan.nearest_spans)  # (a second call)
+
+    def recording(quotes: list[str], ix: object, known: object = None) -> object:
+        if quotes:
+            searched_on.append(threading.current_thread().name)
+        return original(quotes, ix, known)  # type: ignore[arg-type]
+
+    recording.__wrapped__ = original  # type: ignore[attr-defined]
+    monkeypatch.setattr(quote_scan, "nearest_spans", recording)
+    folder.mkdir(exist_ok=True)
+    for sid, text in NEAR_TEXTS.items():
+        (folder / f"{sid}.txt").write_text(text, "utf-8")
+    config = GateConfig(cache_dir=folder / "c")
+    sources = {sid: f"{sid}.txt" for sid in NEAR_TEXTS}
+    ctx = RunContext.create(Ledger(version=1, sources=sources, claims=[]), folder, config)
+    store = ScanMemo(memo_path(folder / "c"), config) if memo else None
+    try:
+        found = scan_quotes(NEAR_KEYS, ctx.source, list(sources), uncited=ctx.uncited_source,
+                            ahead=ctx.read_ahead, memo=store)  # fmt: skip
+    finally:
+        ctx.close()
+        if store is not None:
+            store.close()
+    plain: dict[object, object] = {}
+    for key, r in found.items():
+        ev = None if r.near is None else r.near[0]
+        plain[key] = (None if r.found is None else r.found.start, None if r.elsewhere is None else r.elsewhere.source,
+                      None if ev is None else (ev.start, ev.end, ev.text, r.near[1], r.near[2]))  # type: ignore[index]  # fmt: skip
+    return plain, searched_on
+
+
+def test_nearest_passages_searched_by_the_reading_threads_are_the_sequential_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sequential, seq_threads = _near_scan(tmp_path / "seq", monkeypatch, read_ahead=False)
+    ahead, ahead_threads = _near_scan(tmp_path / "ahead", monkeypatch, read_ahead=True)
+    assert ahead == sequential
+    assert all(r[2] is not None for k, r in sequential.items() if k != NEAR_KEYS[-1])  # four near misses
+    assert sequential[NEAR_KEYS[-1]][1] == "n2" and sequential[NEAR_KEYS[-1]][2] is None  # misattributed
+    assert set(seq_threads) == {threading.current_thread().name}
+    # the sources after the first are read ahead, and their nearest passages searched there
+    assert any(name.startswith("claimledger-read-ahead") for name in ahead_threads)
+
+
+def test_a_warm_memo_answers_the_nearest_passages_and_no_thread_searches_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cold, cold_threads = _near_scan(tmp_path / "m", monkeypatch, read_ahead=True, memo=True)
+    assert any(name.startswith("claimledger-read-ahead") for name in cold_threads)
+    warm, warm_threads = _near_scan(tmp_path / "m", monkeypatch, read_ahead=True, memo=True)
+    assert warm == cold
+    assert warm_threads == []  # every answer came from the memo written by the cold run

@@ -387,6 +387,14 @@ def _nears_of(ix: IndexedSource, spans: dict[int, tuple[float, int, int]]) -> di
     return {qi: (ev, score, text[start:end]) for (qi, (score, start, end)), ev in zip(kept, found, strict=True)}
 
 
+Span = tuple[float, int, int]  # a nearest passage: score, start and end in the primary reading
+
+
+def _answers(spans: Mapping[int, Span], n: int) -> list[Span | None]:
+    """:func:`nearest_spans`'s answers for its ``n`` quotes in order (None: no passage)."""
+    return [spans.get(qi) for qi in range(n)]
+
+
 def nearest_spans(
     quotes: list[str], ix: IndexedSource, known: Mapping[str, list[int]] | None = None
 ) -> dict[int, tuple[float, int, int]]:
@@ -459,10 +467,15 @@ def scan_quotes(
     # the compiled passes and piece searches, run by the reading thread that indexed a source
     early: dict[str, Prescan] = {}
     pieces: dict[str, dict[str, list[int]]] = {}
+    # the nearest passages of a source's quotes missing there, searched by the reading thread too
+    # when no earlier run can answer them (a cold memo): each is a function of the quote and the
+    # source alone (nearest_spans), so which thread searches changes no answer
+    cold = memo is None or memo.cold()
+    nears: dict[str, dict[str, Span | None]] | None = {} if near_misses and cold else None
     for i, sid in enumerate(cited):
         if ahead is not None:
             for later in cited[i + 1 : i + 1 + AHEAD_DEPTH]:
-                ahead(later, None, _prescan(everything, by_source[later], later, early, pieces, near_misses))
+                ahead(later, None, _prescan(everything, by_source[later], later, early, pieces, near_misses, nears))
         ix = load(sid)
         if isinstance(ix, SourceError):
             for nq in by_source[sid]:
@@ -488,11 +501,16 @@ def scan_quotes(
             # a quote only in hidden text here, or already found verbatim in another source, is
             # reported as such (checks/quote.py): a nearest passage would never be shown for it
             wanted = [nq for nq in missing if not results[(sid, nq)].in_hidden and results[(sid, nq)].elsewhere is None]
-            known = memo.nearest(ix, wanted) if memo is not None else {}
+            known = memo.nearest(ix, wanted) if memo is not None and not cold else {}
             todo = [nq for nq in wanted if nq not in known]
-            spans = nearest_spans(todo, ix, prepared) if todo else {}
+            searched = nears.pop(sid, {}) if nears is not None else {}
+            unsearched = [nq for nq in todo if nq not in searched]
+            spans_here = nearest_spans(unsearched, ix, prepared) if unsearched else {}
+            answers = dict(zip(unsearched, _answers(spans_here, len(unsearched)), strict=True))
+            answers.update((nq, searched[nq]) for nq in todo if nq in searched)
             if memo is not None:
-                memo.note_nearest(ix, {nq: spans.get(qi) for qi, nq in enumerate(todo)})
+                memo.note_nearest(ix, {nq: answers[nq] for nq in todo})
+            spans = {qi: span for qi, nq in enumerate(todo) if (span := answers[nq]) is not None}
             for qi, computed in _nears_of(ix, spans).items():
                 results[(sid, todo[qi])].near = computed
             for nq, near in known.items():
@@ -527,13 +545,16 @@ def scan_quotes(
 def _prescan(
     patterns: PatternSet, own: list[str], sid: str, early: dict[str, Prescan],
     pieces: dict[str, dict[str, list[int]]], near_misses: bool,
+    nears: dict[str, dict[str, Span | None]] | None = None,
 ) -> Callable[[IndexedSource], None]:
     """What a reading thread runs on ``sid`` once indexed (the compiled passes run without the GIL,
     while the scan takes the results of the source before): the verbatim scan's passes, kept in
     ``early`` for :meth:`PatternSet.first_positions` (``own``: the source's quotes, unmuted when it is
     scanned), and the searches for pieces of the source's quotes those passes found nowhere in it
     (:func:`_pieces`), kept in ``pieces``. A quote found verbatim but not on word boundaries, or only
-    in another reading, has its pieces looked for by the scan itself."""
+    in another reading, has its pieces looked for by the scan itself. With ``nears``, the nearest
+    passages of the quotes found nowhere in it and not in its hidden text (:func:`nearest_spans`:
+    the alignments release the GIL), kept there for the scan; it searches the others itself."""
 
     def run(ix: IndexedSource) -> None:
         text = ix.primary.text
@@ -543,6 +564,11 @@ def _prescan(
         wanted = _pieces(absent, near=near, hyphens=bool(absent) and has_break_hyphens(ix.source.text))
         if wanted:
             pieces[sid] = piece_starts(wanted, text)
+        if nears is not None and absent:
+            todo = [nq for nq in absent if not (ix.hidden and nq in ix.hidden)]
+            if todo:
+                spans = nearest_spans(todo, ix, pieces.get(sid))
+                nears[sid] = dict(zip(todo, _answers(spans, len(todo)), strict=True))
 
     return run
 
