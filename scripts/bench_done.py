@@ -177,7 +177,8 @@ def main() -> int:
     ap.add_argument("--rows", nargs="*", default=[*ROWS, "largest", "warm"])
     ap.add_argument("--naive-limit", type=int, default=200, help="naive quotes measured per 10 MB of corpus")
     ap.add_argument("--tree", action="append", default=[], metavar="NAME=PATH",
-                    help="measure claimledger from this source tree too (PYTHONPATH), interleaved; repeatable")
+                    help="measure claimledger from this source tree (first on PYTHONPATH) instead of this "
+                         "checkout; repeat to compare trees interleaved (name this checkout too: --tree now=.)")
     ap.add_argument("-o", "--output", type=Path)
     args = ap.parse_args()
     if args.tree:
