@@ -159,6 +159,17 @@ def make_half_absent_quotes(docs: list[Path], n: int) -> list[dict[str, Any]]:
     return out
 
 
+def quote_ledger(docs: list[Path], quotes: list[dict[str, Any]]) -> Any:
+    """A ledger of ``quotes`` (as :func:`make_quotes` builds them) citing ``docs`` by file stem."""
+    from claimledger.model.claim import Ledger, QuoteClaim  # (imported from the tree measured)
+
+    return Ledger(
+        version=1,
+        sources={p.stem: str(p) for p in docs},
+        claims=[QuoteClaim(id=q["id"], kind="quote", source=q["source"], quote=q["quote"]) for q in quotes],
+    )
+
+
 # ---------------------------------------------------------------- measured runs (subprocesses)
 
 
@@ -184,15 +195,10 @@ def _now_kb() -> int:
 
 def run_claimledger_quotes(args: argparse.Namespace) -> None:
     from claimledger import GateConfig, gate
-    from claimledger.model.claim import Ledger, QuoteClaim
 
     docs = sorted(Path(args.docs).glob("*.txt"))
     quotes = json.loads(Path(args.quotes).read_text("utf-8"))
-    ledger = Ledger(
-        version=1,
-        sources={p.stem: str(p) for p in docs},
-        claims=[QuoteClaim(id=q["id"], kind="quote", source=q["source"], quote=q["quote"]) for q in quotes],
-    )
+    ledger = quote_ledger(docs, quotes)
     baseline = _now_kb()
     t0, c0 = time.perf_counter(), time.process_time()
     report = gate(ledger, config=GateConfig(cache_dir=Path(args.cache)), base_dir=Path(args.docs))

@@ -29,7 +29,6 @@ import bench
 
 import claimledger
 from claimledger import GateConfig, __version__, gate
-from claimledger.model.claim import Ledger, QuoteClaim
 from claimledger.normalize import normalize
 
 
@@ -44,10 +43,7 @@ def main() -> int:
         work = Path(tmp)
         docs = bench.build_corpus(work / "docs", int(args.mb * 1e6))
         quotes = bench.make_quotes(docs, args.quotes)
-        ledger = Ledger(
-            version=1, sources={p.stem: str(p) for p in docs},
-            claims=[QuoteClaim(id=q["id"], kind="quote", source=q["source"], quote=q["quote"]) for q in quotes],
-        )  # fmt: skip
+        ledger = bench.quote_ledger(docs, quotes)
         normalize("")  # the normalizer core's tables: once per process, not per claim
         prof = cProfile.Profile(time.process_time) if args.profile else None
         wall, cpu = time.perf_counter(), time.process_time()

@@ -79,18 +79,13 @@ def _records(report: Any) -> dict[str, dict[str, Any]]:
 
 def run_workload(name: str, scale: float, work: Path) -> dict[str, Any]:
     from claimledger import GateConfig, gate
-    from claimledger.model.claim import Ledger, QuoteClaim
 
     total, per_doc, n, maker, wrong = WORKLOADS[name]
     total, per_doc, n = int(total * scale), max(1000, int(per_doc * scale)), max(10, int(n * scale))
     docs_dir = work / name
     docs = bench.build_corpus(docs_dir, total, doc_chars=min(per_doc, total))
     quotes = _quotes(docs, n, maker, wrong, name)
-    ledger = Ledger(
-        version=1,
-        sources={p.stem: str(p) for p in docs},
-        claims=[QuoteClaim(id=q["id"], kind="quote", source=q["source"], quote=q["quote"]) for q in quotes],
-    )
+    ledger = bench.quote_ledger(docs, quotes)
     cache = work / f"cache-{name}"
     runs = []
     for label in ("cold", "warm"):

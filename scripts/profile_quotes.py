@@ -87,18 +87,13 @@ def main() -> int:
                     help="issue 19's second workload: half the quotes absent from every source")
     args = ap.parse_args()
     from claimledger import GateConfig, gate
-    from claimledger.model.claim import Ledger, QuoteClaim
 
     with tempfile.TemporaryDirectory(prefix="claimledger-prof-") as tmp:
         work = Path(tmp)
         docs = bench.build_corpus(work / "docs", int(args.mb * 1e6), args.doc_chars)
         make = bench.make_half_absent_quotes if args.half_absent else bench.make_quotes
         quotes = make(docs, args.quotes)
-        ledger = Ledger(
-            version=1,
-            sources={p.stem: str(p) for p in docs},
-            claims=[QuoteClaim(id=q["id"], kind="quote", source=q["source"], quote=q["quote"]) for q in quotes],
-        )
+        ledger = bench.quote_ledger(docs, quotes)
         # The normalizer core's tables are built once per process, at the first normalize() call
         # (65,536 code points folded in Python). Built here, outside the profile: under cProfile
         # their one small Python call per code point takes ~25x their real time, and they were

@@ -40,6 +40,7 @@ STAGES: dict[str, tuple[str, str]] = {
     "quote scan": ("claimledger.checks.context", "scan_quotes"),
     "per-claim checks": ("claimledger._api", "_by_source"),
 }
+ENTRY_POINTS = {"claimledger-read-ahead": "read ahead (all of it)", "claimledger-cache-write": "cache write"}
 AFTER_INDEXING = "after indexing (passes, pieces, nearest passages)"  # quote_scan._prescan's closure
 
 
@@ -102,10 +103,8 @@ def measure(run: Callable[[], object]) -> dict[str, Any]:
     for (stage, kind), seconds in sorted(spent.items()):
         stages.setdefault(stage, {})[kind] = round(seconds, 4)
     threads = {thread_kind(threading.current_thread().name): round(main_cpu, 4)}
-    for kind in ("claimledger-read-ahead", "claimledger-cache-write"):
-        # a reading or writing thread's work is all inside its wrapped entry point
-        stage = "read ahead (all of it)" if kind == "claimledger-read-ahead" else "cache write"
-        threads[kind] = round(spent.get((stage, kind), 0.0), 4)
+    # a reading or writing thread's work is all inside its wrapped entry point
+    threads.update({kind: round(spent.get((stage, kind), 0.0), 4) for kind, stage in ENTRY_POINTS.items()})
     leftover = {t.name for t in threading.enumerate() if t.ident not in before and t.is_alive()}
     return {"wall_s": round(wall, 4), "cpu_s": round(cpu, 4), "threads": threads, "stages": stages,
             "threads_left_running": sorted(leftover)}  # fmt: skip
@@ -126,18 +125,13 @@ def main() -> int:
         print(f"bench data not found at {bench.BENCH} (set CLAIMLEDGER_BENCH_DATA)", file=sys.stderr)
         return 2
     from claimledger import GateConfig, gate
-    from claimledger.model.claim import Ledger, QuoteClaim
 
     with tempfile.TemporaryDirectory(prefix="claimledger-threads-") as tmp:
         work = Path(tmp)
         docs = bench.build_corpus(work / "docs", int(args.mb * 1e6), args.doc_chars or bench.DOC_CHARS)
         make = bench.make_half_absent_quotes if args.half_absent else bench.make_quotes
         quotes = make(docs, args.quotes)
-        ledger = Ledger(
-            version=1,
-            sources={p.stem: str(p) for p in docs},
-            claims=[QuoteClaim(id=q["id"], kind="quote", source=q["source"], quote=q["quote"]) for q in quotes],
-        )
+        ledger = bench.quote_ledger(docs, quotes)
         out = measure(lambda: gate(ledger, config=GateConfig(cache_dir=work / "cache"), base_dir=work / "docs"))
         shutil.rmtree(work / "docs", ignore_errors=True)
     out.update({"mb": args.mb, "quotes": args.quotes, "half_absent": args.half_absent,

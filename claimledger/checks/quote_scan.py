@@ -505,9 +505,8 @@ def scan_quotes(
             todo = [nq for nq in wanted if nq not in known]
             searched = nears.pop(sid, {}) if nears is not None else {}
             unsearched = [nq for nq in todo if nq not in searched]
-            spans_here = nearest_spans(unsearched, ix, prepared) if unsearched else {}
-            answers = dict(zip(unsearched, _answers(spans_here, len(unsearched)), strict=True))
-            answers.update((nq, searched[nq]) for nq in todo if nq in searched)
+            here = nearest_spans(unsearched, ix, prepared) if unsearched else {}
+            answers = {**searched, **dict(zip(unsearched, _answers(here, len(unsearched)), strict=True))}
             if memo is not None:
                 memo.note_nearest(ix, {nq: answers[nq] for nq in todo})
             spans = {qi: span for qi, nq in enumerate(todo) if (span := answers[nq]) is not None}
