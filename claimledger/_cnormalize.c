@@ -1109,6 +1109,134 @@ static PyObject *py_window_hits(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* ---------------------------------------------------------------- strided windows
+ *
+ * strided_candidates(skel, width, stride, hashes, groups) -> list[int]: which groups may occur in
+ * skel. Only the windows that start at a multiple of `stride` are hashed (one in `stride` of the
+ * windows window_hits hashes): a skeleton of at least width + stride - 1 characters that occurs at
+ * p holds the window of skel at the first multiple of stride at or after p, at offset j = -p mod
+ * stride of the skeleton, and then the windows at j + stride, j + 2 stride, ... (those that fit):
+ * all of them are strided windows of skel. `hashes` are the sorted hashes of every window of every
+ * group's skeleton; `groups` (native int32) lists per group its phases j = 0 .. stride - 1, each as
+ * the indices into `hashes` of its windows: [ngroups, then per group: nphases, then per phase: count,
+ * index ...]. A group is a candidate when for some phase every window was seen: a necessary
+ * condition for its skeleton to occur, never a sufficient one (the caller tests the substring). */
+
+/* hashes of the windows starting at 0, stride, 2 stride, ...: four independent ones at a time */
+static inline void strided(int kind, const void *d, Py_ssize_t n, Py_ssize_t w, Py_ssize_t stride,
+                           const uint64_t *bloom, const uint64_t *hs, Py_ssize_t nh, uint8_t *hit) {
+    Py_ssize_t left = nh;
+    Py_ssize_t s = 0;
+    for (; s + 3 * stride + w <= n; s += 4 * stride) {
+        uint64_t x0 = 0, x1 = 0, x2 = 0, x3 = 0;
+        for (Py_ssize_t i = 0; i < w; i++) {
+            x0 = x0 * SKEL_BASE + PyUnicode_READ(kind, d, s + i);
+            x1 = x1 * SKEL_BASE + PyUnicode_READ(kind, d, s + stride + i);
+            x2 = x2 * SKEL_BASE + PyUnicode_READ(kind, d, s + 2 * stride + i);
+            x3 = x3 * SKEL_BASE + PyUnicode_READ(kind, d, s + 3 * stride + i);
+        }
+        if (window_seen(x0, bloom, hs, nh, hit, &left) || window_seen(x1, bloom, hs, nh, hit, &left) ||
+            window_seen(x2, bloom, hs, nh, hit, &left) || window_seen(x3, bloom, hs, nh, hit, &left))
+            return;
+    }
+    for (; s + w <= n; s += stride) {
+        uint64_t x = 0;
+        for (Py_ssize_t i = 0; i < w; i++) x = x * SKEL_BASE + PyUnicode_READ(kind, d, s + i);
+        if (window_seen(x, bloom, hs, nh, hit, &left)) return;
+    }
+}
+#define STRIDED(K, KIND)                                                                                     \
+    FLATTEN static void strided_##K(const void *d, Py_ssize_t n, Py_ssize_t w, Py_ssize_t st, const uint64_t *bl, \
+                                    const uint64_t *hs, Py_ssize_t nh, uint8_t *hit) {                       \
+        strided(KIND, d, n, w, st, bl, hs, nh, hit);                                                         \
+    }
+STRIDED(1, PyUnicode_1BYTE_KIND)
+STRIDED(2, PyUnicode_2BYTE_KIND)
+STRIDED(4, PyUnicode_4BYTE_KIND)
+
+static PyObject *py_strided_candidates(PyObject *self, PyObject *args) {
+    PyObject *s;
+    Py_ssize_t w, stride;
+    Py_buffer hb, gb;
+    if (!PyArg_ParseTuple(args, "Unny*y*:strided_candidates", &s, &w, &stride, &hb, &gb)) return NULL;
+    PyObject *out = NULL;
+    uint8_t *hit = NULL;
+    uint64_t *bloom = NULL;
+    Py_ssize_t nh = hb.len / (Py_ssize_t)sizeof(uint64_t);
+    const uint64_t *hs = (const uint64_t *)hb.buf;
+    const int32_t *g = (const int32_t *)gb.buf;
+    Py_ssize_t ng = gb.len / (Py_ssize_t)sizeof(int32_t);
+    if (w <= 0 || stride <= 0) {
+        PyErr_SetString(PyExc_ValueError, "strided_candidates: width and stride must be positive");
+        goto done;
+    }
+    hit = PyMem_Calloc(nh ? (size_t)nh : 1, 1);
+    bloom = PyMem_Calloc(((size_t)1 << BLOOM_BITS) / 64, sizeof(uint64_t));
+    if (!hit || !bloom) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < nh; k++) {
+        uint64_t top = hs[k] >> (64 - BLOOM_BITS);
+        bloom[top >> 6] |= 1ull << (top & 63);
+    }
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
+    int kind = PyUnicode_KIND(s);
+    const void *d = PyUnicode_DATA(s);
+    if (nh > 0 && n >= w) {
+        Py_BEGIN_ALLOW_THREADS
+        if (kind == PyUnicode_1BYTE_KIND) strided_1(d, n, w, stride, bloom, hs, nh, hit);
+        else if (kind == PyUnicode_2BYTE_KIND) strided_2(d, n, w, stride, bloom, hs, nh, hit);
+        else strided_4(d, n, w, stride, bloom, hs, nh, hit);
+        Py_END_ALLOW_THREADS
+    }
+    out = PyList_New(0);
+    if (!out) goto done;
+    /* the groups: read with bounds checks (the layout comes from Python) */
+    Py_ssize_t at = 0;
+    Py_ssize_t ngroups = ng > 0 ? g[at++] : 0;
+    for (Py_ssize_t q = 0; q < ngroups; q++) {
+        if (at >= ng) goto malformed;
+        Py_ssize_t nphases = g[at++];
+        int found = 0;
+        for (Py_ssize_t ph = 0; ph < nphases; ph++) {
+            if (at >= ng) goto malformed;
+            Py_ssize_t count = g[at++];
+            if (count < 0 || at + count > ng) goto malformed;
+            int all = 1;
+            for (Py_ssize_t k = 0; k < count; k++) {
+                int32_t i = g[at + k];
+                if (i < 0 || i >= nh) goto malformed;
+                if (!hit[i]) {
+                    all = 0;
+                    break;
+                }
+            }
+            at += count;
+            found |= all;
+        }
+        if (found) {
+            PyObject *qi = PyLong_FromSsize_t(q);
+            if (!qi || PyList_Append(out, qi) < 0) {
+                Py_XDECREF(qi);
+                Py_CLEAR(out);
+                goto done;
+            }
+            Py_DECREF(qi);
+        }
+    }
+    goto done;
+malformed:
+    Py_CLEAR(out);
+    PyErr_SetString(PyExc_ValueError, "strided_candidates: malformed groups");
+done:
+    PyMem_Free(hit);
+    PyMem_Free(bloom);
+    PyBuffer_Release(&hb);
+    PyBuffer_Release(&gb);
+    return out;
+}
+
 static PyObject *py_skeleton_setup(PyObject *self, PyObject *args) {
     PyObject *fn;
     if (!PyArg_ParseTuple(args, "O:skeleton_setup", &fn)) return NULL;
@@ -1140,6 +1268,10 @@ static PyMethodDef methods[] = {
      "skeleton_setup(fn): fn(cp) -> str, claimledger.skeleton's skeleton of one raw character (asked\n"
      "once per BMP code point a text holds, every time for the others)."},
     {"skeleton", py_skeleton, METH_VARARGS, "skeleton(text) -> str: claimledger.skeleton.of_raw."},
+    {"strided_candidates", py_strided_candidates, METH_VARARGS,
+     "strided_candidates(skel, width, stride, hashes, groups) -> list[int]: the groups some phase of\n"
+     "which has every window among the windows of skel that start at a multiple of stride (see the C\n"
+     "source for the layout of groups)."},
     {"window_hits", py_window_hits, METH_VARARGS,
      "window_hits(skel, width, hashes) -> bytes: per sorted uint64 rolling hash (claimledger.skeleton.\n"
      "window_hash), 1 when some window of width characters of skel has it."},

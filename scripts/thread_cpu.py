@@ -37,6 +37,9 @@ STAGES: dict[str, tuple[str, str]] = {
     "piece searches": ("claimledger.checks.quote_scan", "piece_starts"),
     "nearest passages": ("claimledger.checks.quote_scan", "nearest_spans"),
     "cache write": ("claimledger.load.index", "_store_quietly"),
+    "uncited prefilter (bytes)": ("claimledger.skeleton", "Prefilter.rules_out_utf8"),
+    "reading a source (all of read_source)": ("claimledger.checks.context", "read_source"),
+    "extracting text": ("claimledger.load.index", "extract"),
     "quote scan": ("claimledger.checks.context", "scan_quotes"),
     "per-claim checks": ("claimledger._api", "_by_source"),
 }
@@ -75,10 +78,13 @@ def per_thread_cpu() -> Iterator[Counter[tuple[str, str]]]:
     saved: list[tuple[Any, str, Any]] = []
     try:
         for stage, (module_name, attr) in STAGES.items():
-            module = importlib.import_module(module_name)
-            original = getattr(module, attr)
-            saved.append((module, attr, original))
-            setattr(module, attr, timed(stage, original))
+            owner: Any = importlib.import_module(module_name)
+            *path, attr = attr.split(".")  # "Class.method" patches the class
+            for part in path:
+                owner = getattr(owner, part)
+            original = getattr(owner, attr)
+            saved.append((owner, attr, original))
+            setattr(owner, attr, timed(stage, original))
         quote_scan = importlib.import_module("claimledger.checks.quote_scan")
         prescan = quote_scan._prescan
         saved.append((quote_scan, "_prescan", prescan))

@@ -211,3 +211,51 @@ def test_window_hits_of_long_skeletons_match_their_definition(ext: ModuleType) -
             ordered = sorted(anchors, key=skeleton.window_hash)
             hashes = bytes(__import__("array").array("Q", [skeleton.window_hash(a) for a in ordered]))
             assert list(ext.window_hits(skel, skeleton.WINDOW, hashes)) == [int(a in skel) for a in ordered]
+
+
+def test_the_strided_test_lets_through_a_skeleton_at_every_phase(ext: ModuleType) -> None:
+    """Only the windows that start at a multiple of STRIDE are hashed (_cnormalize.c ``strided``):
+    a pending skeleton must still pass wherever it starts (every offset modulo STRIDE, the text's
+    very start and end, all four side-by-side windows and the loop's tail), and the answer is always
+    that of the substring test, with or without the strided tables."""
+    rng = random.Random(13)
+    alphabet = "abcdefgh調査"
+    w, st = skeleton.WINDOW, skeleton.STRIDE
+    for n in (w + st - 1, 4 * st + w, 200, 997, 5000):
+        skel = "".join(rng.choice(alphabet) for _ in range(n))
+        for length in (w + st - 1, w + st, 2 * w + 5, 90):
+            for start in {0, n - length, *range(0, min(n - length, 3 * st) + 1), rng.randrange(max(1, n - length))}:
+                if not 0 <= start <= n - length:
+                    continue
+                quote = skel[start : start + length]
+                mutated = quote[:length // 2] + "z" + quote[length // 2 + 1 :]  # "z" is not in the alphabet
+                for quotes in ([quote], [mutated], [mutated, quote]):
+                    pf = skeleton.Prefilter(quotes)
+                    assert pf._strided is not None
+                    want = any(q in skel for q in quotes)
+                    assert pf._holds(skel, ext) is want, (n, length, start, quotes)
+                    plain = skeleton.Prefilter(quotes)
+                    plain._strided = None  # the tiles of every window, as before
+                    assert plain._holds(skel, ext) is want
+
+
+def test_short_skeletons_keep_the_tiles(ext: ModuleType) -> None:
+    """A long skeleton shorter than WINDOW + STRIDE - 1 has a phase without a window: the strided
+    test is not used for its set, and the answer stays the substring test's."""
+    text = "the quick brown fox jumps over the lazy dog " * 20
+    skel = skeleton.of_raw(text, ext=ext)
+    mid = skel[5 : 5 + skeleton.WINDOW + 3]
+    pf = skeleton.Prefilter([mid, skel[7:90]])
+    assert pf._strided is None
+    assert pf._holds(skel, ext) and pf.may_contain(text, ext=ext)
+    assert skeleton.Prefilter([skel[7:90]])._strided is not None
+
+
+def test_malformed_strided_groups_are_refused(ext: ModuleType) -> None:
+    hashes = bytes(__import__("array").array("Q", [1, 2]))
+    for groups in ([1], [1, 1, 3, 0], [1, 1, 1, 7], [2, 1, 1, 0], [1, 1, -1]):
+        raw = bytes(__import__("array").array("i", groups))
+        with pytest.raises(ValueError, match="malformed"):
+            ext.strided_candidates("abcdefghijklmnopqrstuvwxyz" * 3, skeleton.WINDOW, skeleton.STRIDE, hashes, raw)
+    with pytest.raises(ValueError, match="positive"):
+        ext.strided_candidates("abc", 0, 1, hashes, b"")

@@ -33,6 +33,9 @@ def _ledger(folder: Path) -> Ledger:
         path = folder / f"s{i}.txt"
         path.write_text((EN if i % 2 == 0 else JA) * 400, "utf-8")
         sources[f"s{i}"] = str(path)
+    uncited = folder / "s4.txt"  # nobody cites it: tested from its bytes for the two quotes found nowhere
+    uncited.write_text("An unrelated report on harbour traffic and the tides of the northern coast. " * 400, "utf-8")
+    sources["s4"] = str(uncited)
     claims = [
         QuoteClaim(id="q0", kind="quote", source="s0", quote="independent verification reduced errors by a third"),
         QuoteClaim(id="q1", kind="quote", source="s1", quote="生成AIの利用者は三年間で約四倍に増えた"),
@@ -56,6 +59,10 @@ def test_each_stage_is_counted_on_the_thread_that_ran_it(tmp_path: Path, monkeyp
     assert stages["read ahead (all of it)"]["claimledger-read-ahead"] > 0
     assert stages["normalizing"]["claimledger-read-ahead"] > 0
     assert "claimledger-read-ahead" in stages[script.AFTER_INDEXING]
+    assert "claimledger-read-ahead" in stages["reading a source (all of read_source)"]
+    assert "claimledger-read-ahead" in stages["extracting text"]
+    # a method (Class.method) is a stage too: the uncited source is ruled out from its bytes
+    assert set(stages["uncited prefilter (bytes)"]) <= {"MainThread", "claimledger-read-ahead"}
     # the scan and the per-claim checks run on the main thread only; every source is cached once
     assert set(stages["quote scan"]) == {"MainThread"} and set(stages["per-claim checks"]) == {"MainThread"}
     assert set(stages["cache write"]) == {"claimledger-cache-write"}
@@ -69,15 +76,21 @@ def test_each_stage_is_counted_on_the_thread_that_ran_it(tmp_path: Path, monkeyp
 
 def test_the_functions_are_put_back_after_the_run_even_when_it_fails() -> None:
     script = _script()
-    before = (quote_scan._prescan, quote_scan.nearest_spans, context_mod.scan_quotes, context_mod._read_ahead)
+    from claimledger.skeleton import Prefilter
+
+    before = (quote_scan._prescan, quote_scan.nearest_spans, context_mod.scan_quotes, context_mod._read_ahead,
+              Prefilter.rules_out_utf8)  # fmt: skip
 
     def crash() -> None:
         assert quote_scan.nearest_spans is not before[1]  # wrapped while the run goes on
+        assert Prefilter.rules_out_utf8 is not before[4]
         raise RuntimeError("boom")
 
     with pytest.raises(RuntimeError, match="boom"):
         script.measure(crash)
-    assert (quote_scan._prescan, quote_scan.nearest_spans, context_mod.scan_quotes, context_mod._read_ahead) == before
+    after = (quote_scan._prescan, quote_scan.nearest_spans, context_mod.scan_quotes, context_mod._read_ahead,
+             Prefilter.rules_out_utf8)  # fmt: skip
+    assert after == before
 
 
 def test_thread_kinds_drop_the_worker_number() -> None:
