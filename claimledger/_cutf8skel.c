@@ -83,9 +83,21 @@ static inline int o_put(Out *o, Py_UCS4 c) {
 
 /* a run of ASCII bytes, each mapped to zero or one Latin-1 character (g_ascii_plain); room for
  * one character per input byte is always reserved */
+/* eight bytes at a time while all eight are ASCII (one test for the eight), then byte by byte */
 #define ASCII_RUN(T)                                                                                           \
     do {                                                                                                       \
         T *ob = (T *)o->buf;                                                                                   \
+        while (i + 8 <= n) {                                                                                   \
+            uint64_t w8;                                                                                       \
+            memcpy(&w8, s + i, 8);                                                                             \
+            if (w8 & 0x8080808080808080ull) break;                                                             \
+            for (int k = 0; k < 8; k++) {                                                                      \
+                uint32_t v = g_skel[s[i + k]];                                                                 \
+                ob[len] = (T)v;                                                                                \
+                len += v != 0;                                                                                 \
+            }                                                                                                  \
+            i += 8;                                                                                            \
+        }                                                                                                      \
         while (i < n && s[i] < 0x80) {                                                                         \
             uint32_t v = g_skel[s[i++]];                                                                       \
             ob[len] = (T)v;                                                                                    \

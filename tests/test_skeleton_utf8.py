@@ -113,6 +113,21 @@ def test_the_bytes_skeleton_is_the_skeleton_of_the_decoded_text(core: ModuleType
     assert bad == []
 
 
+def test_ascii_read_eight_bytes_at_a_time_still_sees_every_byte(core: ModuleType) -> None:
+    """ASCII is read eight bytes at a time (_cutf8skel.c ASCII_RUN): a non-ASCII character, a
+    malformed byte or a stop character at every offset of those eight, and ASCII tails of every
+    length, give the definition's answer."""
+    base = "Ab-c1 .ﬁ\t\nZ9"
+    for length in range(0, 25):
+        ascii_text = (base * 3)[:length].encode("ascii", "ignore")
+        for at in range(len(ascii_text) + 1):
+            for insert in ("é".encode(), "調".encode(), "《".encode(), b"\xff", b"\xe3\x81", "😀".encode()):
+                data = ascii_text[:at] + insert + ascii_text[at:]
+                for stop in ("", AOZORA_MARKS):
+                    assert core.skeleton_utf8(data, stop) == skeleton.of_utf8_py(data, stop), (data, stop)
+        assert core.skeleton_utf8(ascii_text) == skeleton.of_utf8_py(ascii_text)
+
+
 def test_malformed_bytes_have_no_skeleton_and_well_formed_ones_do(core: ModuleType) -> None:
     for data in MALFORMED:
         assert core.skeleton_utf8(data) is None, data
