@@ -215,7 +215,7 @@ class _Strided:
             return None
         if sum(len(sk) - WINDOW + 1 for sk in long) > _STRIDED_MAX_WINDOWS:
             return None
-        windows = [[window_hash(sk[o : o + WINDOW]) for o in range(len(sk) - WINDOW + 1)] for sk in long]
+        windows = [all_window_hashes(sk) for sk in long]
         hashes = sorted({h for ws in windows for h in ws})
         index = {h: i for i, h in enumerate(hashes)}
         groups = [len(long)]
@@ -225,6 +225,21 @@ class _Strided:
                 phase = [index[h] for h in ws[j::STRIDE]]
                 groups += [len(phase), *phase]
         return cls(array("Q", hashes).tobytes(), array("i", groups).tobytes())
+
+
+def all_window_hashes(s: str) -> list[int]:
+    """``[window_hash(s[o : o + WINDOW]) for o in range(len(s) - WINDOW + 1)]``, rolled along ``s``
+    (one step per character, not WINDOW)."""
+    top = pow(_BASE, WINDOW, _MASK + 1)  # the weight of the character leaving the window
+    out: list[int] = []
+    h = 0
+    for i, ch in enumerate(s):
+        h = (h * _BASE + ord(ch)) & _MASK
+        if i >= WINDOW:
+            h = (h - top * ord(s[i - WINDOW])) & _MASK
+        if i >= WINDOW - 1:
+            out.append(h)
+    return out
 
 
 class Prefilter:

@@ -239,6 +239,14 @@ def test_the_strided_test_lets_through_a_skeleton_at_every_phase(ext: ModuleType
                     assert plain._holds(skel, ext) is want
 
 
+def test_rolled_window_hashes_are_the_window_hashes() -> None:
+    rng = random.Random(14)
+    for n in (0, 1, skeleton.WINDOW - 1, skeleton.WINDOW, skeleton.WINDOW + 1, 100):
+        s = "".join(rng.choice("ab調査😀\U0010ffff9") for _ in range(n))
+        want = [skeleton.window_hash(s[o : o + skeleton.WINDOW]) for o in range(len(s) - skeleton.WINDOW + 1)]
+        assert skeleton.all_window_hashes(s) == want
+
+
 def test_short_skeletons_keep_the_tiles(ext: ModuleType) -> None:
     """A long skeleton shorter than WINDOW + STRIDE - 1 has a phase without a window: the strided
     test is not used for its set, and the answer stays the substring test's."""
