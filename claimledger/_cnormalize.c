@@ -1018,6 +1018,17 @@ static inline int window_seen(uint64_t h, const uint64_t *bloom, const uint64_t 
     return 0;
 }
 
+/* the filter of window_seen for the sorted hashes hs[0..nh): NULL when out of memory (PyMem_Free it) */
+static uint64_t *bloom_of(const uint64_t *hs, Py_ssize_t nh) {
+    uint64_t *bloom = PyMem_Calloc(((size_t)1 << BLOOM_BITS) / 64, sizeof(uint64_t));
+    if (!bloom) return NULL;
+    for (Py_ssize_t k = 0; k < nh; k++) {
+        uint64_t top = hs[k] >> (64 - BLOOM_BITS);
+        bloom[top >> 6] |= 1ull << (top & 63);
+    }
+    return bloom;
+}
+
 #define STREAMS 4            /* independent rolling hashes advanced together (below) */
 #define STREAMS_MIN 4096     /* windows from which the text is cut into STREAMS stretches */
 
@@ -1086,15 +1097,11 @@ static PyObject *py_window_hits(PyObject *self, PyObject *args) {
     uint8_t *hit = (uint8_t *)PyBytes_AS_STRING(out);
     memset(hit, 0, (size_t)nh);
     if (w > 0 && nh > 0 && n >= w) {
-        uint64_t *bloom = PyMem_Calloc(((size_t)1 << BLOOM_BITS) / 64, sizeof(uint64_t));
+        uint64_t *bloom = bloom_of(hs, nh);
         if (!bloom) {
             PyBuffer_Release(&hb);
             Py_DECREF(out);
             return PyErr_NoMemory();
-        }
-        for (Py_ssize_t k = 0; k < nh; k++) {
-            uint64_t top = hs[k] >> (64 - BLOOM_BITS);
-            bloom[top >> 6] |= 1ull << (top & 63);
         }
         uint64_t pw = 1;
         for (Py_ssize_t k = 0; k < w; k++) pw *= SKEL_BASE;
@@ -1171,14 +1178,10 @@ static PyObject *py_strided_candidates(PyObject *self, PyObject *args) {
         goto done;
     }
     hit = PyMem_Calloc(nh ? (size_t)nh : 1, 1);
-    bloom = PyMem_Calloc(((size_t)1 << BLOOM_BITS) / 64, sizeof(uint64_t));
+    bloom = bloom_of(hs, nh);
     if (!hit || !bloom) {
         PyErr_NoMemory();
         goto done;
-    }
-    for (Py_ssize_t k = 0; k < nh; k++) {
-        uint64_t top = hs[k] >> (64 - BLOOM_BITS);
-        bloom[top >> 6] |= 1ull << (top & 63);
     }
     Py_ssize_t n = PyUnicode_GET_LENGTH(s);
     int kind = PyUnicode_KIND(s);
