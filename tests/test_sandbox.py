@@ -152,9 +152,14 @@ def test_a_query_duckdb_does_not_interrupt_is_stopped(tmp_path: Path) -> None:
     (tmp_path / "daily.csv").write_text("day,clicks\n1,10\n2,20\n3,30\n")
     ds = DataStore({"daily": str(tmp_path / "daily.csv")}, GateConfig(sql_timeout=0.2))
     try:
-        with pytest.raises(QueryError, match="time limit") as info:
+        started = time.monotonic()
+        # on a loaded machine the query may reach the SQL process's memory limit before the timer
+        # fires: either way it is stopped, soon, with a reason that names the limit to raise
+        with pytest.raises(QueryError, match=r"time limit|memory limit") as info:
             ds.scalar("SELECT len(list_distinct(range(40000000)))")
-        assert info.value.reason == "metric_error" and "--sql-timeout" in str(info.value)
+        assert time.monotonic() - started < 60  # stopped, not run to its end (341 s before)
+        assert info.value.reason == "metric_error"
+        assert "--sql-timeout" in str(info.value) or "--sql-process-memory" in str(info.value)
         assert ds.scalar("SELECT sum(clicks) FROM daily") == 60.0
     finally:
         ds.close()
