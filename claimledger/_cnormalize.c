@@ -624,27 +624,140 @@ static inline int is_trigger(Py_UCS4 c) {
     return c < BMP ? (g_flags[c] & F_TRIGGER) != 0 : Py_UNICODE_ISSPACE(c);
 }
 
+/* b_add_span(b, t, a, e) for characters already folded into the builder's room, buf[len, len + e - a):
+ * the same checks and segment, without writing them again */
+static inline int commit_span(B *b, Py_ssize_t a, Py_ssize_t e) {
+    if (a >= e) return 0;
+    if (b_get(b, b->len) == ' ' && (b->len == 0 || b_get(b, b->len - 1) == ' ')) {
+        a += 1;
+        if (a == e) return 0;
+        char *p = (char *)b->buf + b->len * b->kind;
+        memmove(p, p + b->kind, (size_t)(e - a) * (size_t)b->kind);
+    }
+    if (b_segment(b, a, e, 1) < 0) return -1;
+    b->len += e - a;
+    return 0;
+}
+
+#define NEAR_DROP (F_DROPS | F_FW_OPEN | F_FW_CLOSE) /* a space next to it may be dropped */
+
+/* The end of the plain run from `pos` (the first double space, other whitespace or invisible
+ * character), with *seen: its characters or-ed; -1 on an error. With `okind` (the builder's kind, 1
+ * or 2; 0: none) the run is emitted meanwhile as emit_run would emit it: each character that folds
+ * one to one into the builder as it is goes straight into the builder's room past its length, and
+ * where emit_pieces ends a piece (a special character from U+0080 on, a space dropped between two
+ * characters of the run, one of them not ASCII) the piece so far is committed (commit_span) and the
+ * special character emitted. The run from *seg on is what is left to emit (emit_scanned), folded
+ * already when *fast. At the first character that breaks this (a fold wider than the builder, a
+ * space at the run's start or one whose neighbours are not both in the run, a hyphen, no room left)
+ * the scan goes on without folding, and emit_run or emit_pieces emits the rest. Everything committed
+ * is what emit_pieces commits for the same characters: it decides each piece from the text alone,
+ * and two adjacent linear spans make one segment (b_segment), so where a piece is cut changes
+ * nothing. */
+static inline Py_ssize_t scan_run(B *b, const Text *t, Py_ssize_t pos, Py_UCS4 *seen_out, Py_ssize_t *seg_out,
+                                  int *fast, const int okind) {
+    Py_ssize_t s = pos, n = t->n, seg = pos;
+    Py_UCS4 seen = 0;
+    *fast = 0;
+    if (okind == 1 || okind == 2) {
+        Py_ssize_t room_end = seg + (b->cap - b->len);
+        Py_UCS4 limit = b->limit;
+        void *out = (char *)b->buf + b->len * okind;
+        for (; s < n; s++) {
+            Py_UCS4 c = tch(t, s);
+            if (c == ' ') {
+                if (s + 1 < n && tch(t, s + 1) == ' ') break;
+                if (s == pos) goto plain; /* a run that starts with a space: emit_run may drop it */
+                if (s + 1 < n) {
+                    Py_UCS4 left = tch(t, s - 1), right = tch(t, s + 1); /* left was folded: in the BMP */
+                    if (right >= BMP) goto plain;
+                    if ((g_flags[left] | g_flags[right]) & NEAR_DROP) {
+                        if (is_trigger(right) || (left < 0x80 && right < 0x80)) goto plain;
+                        if (space_dropped(t, s, s + 1)) { /* emit_pieces ends a piece here */
+                            seen |= c;
+                            if (commit_span(b, seg, s) < 0) return -1;
+                            seg = s + 1;
+                            room_end = seg + (b->cap - b->len);
+                            out = (char *)b->buf + b->len * okind;
+                            continue;
+                        }
+                    }
+                }
+            } else if (is_trigger(c)) {
+                break;
+            }
+            seen |= c;
+            if (c >= BMP || s >= room_end) goto plain;
+            Py_UCS4 v = LOAD(&g_fold[c]);
+            if (v > limit) {
+                if (v == UNKNOWN) {
+                    if (fold_known(b, c) < 0) return -1;
+                    v = LOAD(&g_fold[c]);
+                }
+                if (v > limit) {
+                    if (!(v & SPECIAL) || c < 0x80 || c == 0x2010) goto plain; /* wider, or a hyphen */
+                    if (commit_span(b, seg, s) < 0 || emit_special(b, s, c) < 0) return -1;
+                    seg = s + 1;
+                    if (b->kind != okind) { /* the special character widened the builder */
+                        s++;
+                        goto plain;
+                    }
+                    limit = b->limit;
+                    room_end = seg + (b->cap - b->len);
+                    out = (char *)b->buf + b->len * okind;
+                    continue;
+                }
+            }
+            if (okind == 1) ((uint8_t *)out)[s - seg] = (uint8_t)v;
+            else ((uint16_t *)out)[s - seg] = (uint16_t)v;
+        }
+        *fast = 1;
+        *seen_out = seen;
+        *seg_out = seg;
+        return s;
+    }
+plain:
+    for (; s < n; s++) {
+        Py_UCS4 c = tch(t, s);
+        if (c == ' ') {
+            if (s + 1 < n && tch(t, s + 1) == ' ') break;
+        } else if (is_trigger(c)) {
+            break;
+        }
+        seen |= c;
+    }
+    *seen_out = seen;
+    *seg_out = seg;
+    return s;
+}
+
+/* emit_run(b, t, pos, e, ascii) for the run scan_run scanned, of which [pos, seg) is emitted already
+ * (seg > pos: the run holds a character from U+0080 on, and emit_pieces(seg, e) is the rest of
+ * emit_pieces(pos, e)). With `fast`, [seg, e) is folded in the builder's room already, and unless it
+ * ends with a space (which emit_run may drop) it is committed as it is. */
+static inline int emit_scanned(B *b, const Text *t, Py_ssize_t pos, Py_ssize_t seg, Py_ssize_t e, int ascii, int fast) {
+    if (fast && e > seg && tch(t, e - 1) != ' ') return commit_span(b, seg, e);
+    if (seg == pos) return emit_run(b, t, pos, e, ascii);
+    return emit_pieces(b, t, seg, e);
+}
+
 static inline int run_normalize(B *b, const Text *t, int keep) {
     static const Py_UCS4 hyphen[1] = {'-'};
     static const Py_UCS4 space[1] = {' '};
     Py_ssize_t pos = 0, n = t->n;
     while (pos < n) {
-        Py_ssize_t s = pos;
-        Py_UCS4 seen = 0; /* every character of [pos, s) or-ed: below 0x80 when all are ASCII */
-        for (; s < n; s++) {
-            Py_UCS4 c = tch(t, s);
-            if (c == ' ') {
-                if (s + 1 < n && tch(t, s + 1) == ' ') break;
-            } else if (is_trigger(c)) {
-                break;
-            }
-            seen |= c;
-        }
+        Py_UCS4 seen; /* every character of [pos, s) or-ed: below 0x80 when all are ASCII */
+        Py_ssize_t seg; /* [pos, seg) is emitted already (scan_run) */
+        int fast;       /* [seg, s) is folded in the builder's room already (emit_scanned) */
+        Py_ssize_t s = b->kind == 1   ? scan_run(b, t, pos, &seen, &seg, &fast, 1)
+                       : b->kind == 2 ? scan_run(b, t, pos, &seen, &seg, &fast, 2)
+                                      : scan_run(b, t, pos, &seen, &seg, &fast, 0);
+        if (s < 0) return -1;
         int ascii = seen < 0x80;
-        if (s >= n) return emit_run(b, t, pos, n, ascii);
+        if (s >= n) return emit_scanned(b, t, pos, seg, n, ascii, fast);
         Py_UCS4 c = tch(t, s);
         if (c == 0xFFFE) { /* PDFium's hyphenation mark, maybe with the line break after it */
-            if (emit_run(b, t, pos, s, ascii) < 0) return -1;
+            if (emit_scanned(b, t, pos, seg, s, ascii, fast) < 0) return -1;
             if (keep && b_add(b, hyphen, 1, s, s + 1, 0) < 0) return -1;
             pos = break_tail(t, s + 1);
             continue;
@@ -652,7 +765,7 @@ static inline int run_normalize(B *b, const Text *t, int keep) {
         if (is_invisible(c)) {
             Py_ssize_t e = s + 1;
             while (e < n && is_invisible(tch(t, e)) && tch(t, e) != 0xFFFE) e++;
-            if (emit_run(b, t, pos, s, ascii) < 0) return -1;
+            if (emit_scanned(b, t, pos, seg, s, ascii, fast) < 0) return -1;
             int soft = 0;
             for (Py_ssize_t k = s; k < e; k++)
                 if (tch(t, k) == 0x00AD) soft = 1;
@@ -680,13 +793,13 @@ static inline int run_normalize(B *b, const Text *t, int keep) {
             }
             if (plain) { /* a hyphenated line break: join the word (or keep the hyphen) */
                 Py_ssize_t h = body - 1;
-                if (emit_run(b, t, pos, h, ascii) < 0) return -1;
+                if (emit_scanned(b, t, pos, seg, h, ascii, fast) < 0) return -1; /* seg <= h (scan_run) */
                 if (keep && b_add(b, hyphen, 1, h, h + 1, 1) < 0) return -1;
                 pos = e;
                 continue;
             }
         }
-        if (emit_run(b, t, pos, s, ascii) < 0) return -1;
+        if (emit_scanned(b, t, pos, seg, s, ascii, fast) < 0) return -1;
         Py_UCS4 before = s ? tch(t, s - 1) : ' ';
         Py_UCS4 after = e < n ? tch(t, e) : ' ';
         if ((before >= '!' && before < 0x80 && after >= '!' && after < 0x80) || !space_dropped(t, s, e)) {

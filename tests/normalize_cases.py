@@ -99,6 +99,13 @@ def case(rng: random.Random) -> str:
     return "".join(_token(rng) for _ in range(rng.randrange(0, 40)))
 
 
-def cases(seed: int, count: int) -> list[str]:
+def bmp_case(rng: random.Random) -> str:
+    """A case with no character outside the BMP (each is replaced by U+3042): the C core's builder
+    then stays one or two bytes wide, the width its fast path (scan_run) folds into."""
+    return "".join(c if ord(c) < 0x10000 else "\u3042" for c in case(rng))
+
+
+def cases(seed: int, count: int, *, bmp: bool = False) -> list[str]:
     rng = random.Random(seed)
-    return [case(rng) for _ in range(count)]
+    make = bmp_case if bmp else case
+    return [make(rng) for _ in range(count)]

@@ -117,6 +117,37 @@ def test_generated_corpus_is_identical(ext: ModuleType) -> None:
     assert differences(ext, texts) == []
 
 
+def test_generated_bmp_corpus_is_identical(ext: ModuleType) -> None:
+    """No character outside the BMP: the builder stays one or two bytes wide, where the C core folds a
+    run while it scans it (scan_run) and cuts it at special characters and dropped spaces."""
+    texts = cases(20261202, 3000, bmp=True)
+    assert sum(map(len, texts)) > 100_000 and not any(max(t, default=" ") >= "\U00010000" for t in texts)
+    assert differences(ext, texts) == []
+
+
+# runs the C core folds while scanning: cut at a special character (a ligature, an ellipsis, an
+# expansion longer than the room left), at a space dropped between CJK characters or full-width
+# brackets, widened from ASCII to Latin-1 to two bytes mid-run, ended by a hyphenated line break
+# right after such a cut, started or ended by a space, and past the length where the GIL is released
+_RUNS = [
+    "the \ufb01rst result \u2026 and \ufb02ow",
+    "\u65e5\u672c \u8a9e \u306e text \u65e5 \u672c",
+    "ab \uff08\u6ce8 \uff09 cd \uff08 x \uff09",
+    "plain caf\u00e9 then \u65e5\u672c then \u00e9",
+    "\ufb01x \u65e5 ab-\ncd and \u2026 ef\u2010\ngh",
+    "\u65e5 \u672c-\nab \u65e5 \ufb01-\nxy",
+    "\ufdfa" * 40 + " tail of the run " * 3,
+    "x\u200b y \u65e5 \u00a8 z \u00b4 ",
+    " \u65e5\u672c \u8a9e ",
+    "\u3000\u65e5 \u672c\u3000",
+]
+
+
+@pytest.mark.parametrize("text", _RUNS)
+def test_runs_folded_while_scanned_are_identical(ext: ModuleType, text: str) -> None:
+    assert differences(ext, [text, text * 3, "A" * 5000 + text + " \u65e5" * 2000 + text]) == []
+
+
 def test_every_whitespace_and_invisible_pair_is_identical(ext: ModuleType) -> None:
     blanks = [chr(c) for c in range(0x110000) if chr(c).isspace()] + list(nmod.INVISIBLE)
     sides = ["a", "-", "調", "（", "）", "ｃ", "，", "1", "\u0301", "\U00020000", ""]
