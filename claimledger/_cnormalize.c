@@ -26,8 +26,10 @@
 
 #if defined(__GNUC__)
 #define FLATTEN __attribute__((flatten))
+#define NOINLINE __attribute__((noinline))
 #else
 #define FLATTEN
+#define NOINLINE
 #endif
 
 #define BMP 0x10000
@@ -40,6 +42,7 @@
 #define F_FW_CLOSE 8
 #define F_SPACE 32   /* str.isspace() (computed at setup with the interpreter's own Py_UNICODE_ISSPACE) */
 #define F_TRIGGER 64 /* whitespace other than an ASCII space, or invisible: ends a plain run */
+#define F_STOP 128   /* F_TRIGGER or the ASCII space: scan_run's one test per character */
 
 
 static uint32_t g_fold[BMP];            /* code point -> its fold, SPECIAL, or UNKNOWN (filled lazily) */
@@ -342,7 +345,8 @@ static int combining_py(Py_UCS4 c) {
 }
 
 /* g_fold[c] (c in the BMP) is known: filled now if it was UNKNOWN (taking the GIL for it) */
-static int fold_known(B *b, Py_UCS4 c) {
+/* (never inlined, as the other rare paths of the passes below: one copy of each keeps the build quick) */
+NOINLINE static int fold_known(B *b, Py_UCS4 c) {
     if (LOAD_ACQ(&g_fold[c]) != UNKNOWN) return 0;
     gil_on(b);
     int rc = fold_resolve(c);
@@ -400,7 +404,7 @@ done:
 }
 
 /* _Builder.add for a short output held in `out` (a special character's fold, "-", " ") */
-static int b_add(B *b, const Py_UCS4 *out, Py_ssize_t m, Py_ssize_t ostart, Py_ssize_t oend, int linear) {
+NOINLINE static int b_add(B *b, const Py_UCS4 *out, Py_ssize_t m, Py_ssize_t ostart, Py_ssize_t oend, int linear) {
     if (m == 0) return 0;
     if (b->len > 0) {
         int cm = combining(b, out[0]);
@@ -513,7 +517,7 @@ static PyObject *fold_str(Py_UCS4 c) {
 }
 
 /* the special character c at k (a fold other than one character for one, or unknown) */
-static int emit_special(B *b, Py_ssize_t k, Py_UCS4 c) {
+NOINLINE static int emit_special(B *b, Py_ssize_t k, Py_UCS4 c) {
     if (c < BMP) return b_add(b, g_spec_ptr[c], g_spec_len[c], k, k + 1, g_spec_len[c] == 1);
     gil_on(b);
     PyObject *s = fold_str(c);
@@ -664,30 +668,31 @@ static inline Py_ssize_t scan_run(B *b, const Text *t, Py_ssize_t pos, Py_UCS4 *
         Py_UCS4 limit = b->limit;
         void *out = (char *)b->buf + b->len * okind;
         for (; s < n; s++) {
-            Py_UCS4 c = tch(t, s);
-            if (c == ' ') {
-                if (s + 1 < n && tch(t, s + 1) == ' ') break;
-                if (s == pos) goto plain; /* a run that starts with a space: emit_run may drop it */
-                if (s + 1 < n) {
-                    Py_UCS4 left = tch(t, s - 1), right = tch(t, s + 1); /* left was folded: in the BMP */
-                    if (right >= BMP) goto plain;
-                    if ((g_flags[left] | g_flags[right]) & NEAR_DROP) {
-                        if (is_trigger(right) || (left < 0x80 && right < 0x80)) goto plain;
-                        if (space_dropped(t, s, s + 1)) { /* emit_pieces ends a piece here */
-                            seen |= c;
-                            if (commit_span(b, seg, s) < 0) return -1;
-                            seg = s + 1;
-                            room_end = seg + (b->cap - b->len);
-                            out = (char *)b->buf + b->len * okind;
-                            continue;
-                        }
+            Py_UCS4 c = raw(t, s);
+            if (c >= BMP) goto plain;
+            if (!(g_flags[c] & F_STOP)) goto fold; /* the common case: one test ('\n' is a trigger) */
+            c = tch(t, s);
+            if (c != ' ') break; /* a trigger */
+            if (s + 1 < n && tch(t, s + 1) == ' ') break;
+            if (s == pos) goto plain; /* a run that starts with a space: emit_run may drop it */
+            if (s + 1 < n) {
+                Py_UCS4 left = tch(t, s - 1), right = tch(t, s + 1); /* left was folded: in the BMP */
+                if (right >= BMP) goto plain;
+                if ((g_flags[left] | g_flags[right]) & NEAR_DROP) {
+                    if (is_trigger(right) || (left < 0x80 && right < 0x80)) goto plain;
+                    if (space_dropped(t, s, s + 1)) { /* emit_pieces ends a piece here */
+                        seen |= c;
+                        if (commit_span(b, seg, s) < 0) return -1;
+                        seg = s + 1;
+                        room_end = seg + (b->cap - b->len);
+                        out = (char *)b->buf + b->len * okind;
+                        continue;
                     }
                 }
-            } else if (is_trigger(c)) {
-                break;
             }
+        fold:
             seen |= c;
-            if (c >= BMP || s >= room_end) goto plain;
+            if (s >= room_end) goto plain;
             Py_UCS4 v = LOAD(&g_fold[c]);
             if (v > limit) {
                 if (v == UNKNOWN) {
@@ -953,6 +958,7 @@ static PyObject *py_setup(PyObject *self, PyObject *args) {
     for (Py_UCS4 c = 0; c < BMP; c++) {
         if (Py_UNICODE_ISSPACE(c)) g_flags[c] |= F_SPACE;
         if ((c != ' ' && Py_UNICODE_ISSPACE(c)) || (g_flags[c] & F_INVISIBLE)) g_flags[c] |= F_TRIGGER;
+        if (c == ' ' || (g_flags[c] & F_TRIGGER)) g_flags[c] |= F_STOP;
     }
     PyMem_Free(g_drop_lo);
     PyMem_Free(g_drop_hi);
