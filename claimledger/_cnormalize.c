@@ -11,6 +11,10 @@
  * upgrade cannot desynchronise the two. Characters outside the Basic Multilingual Plane, and the
  * rare composition of a combining mark with its base, call back into Python.
  *
+ * One shortcut is not a line of normalize.py: scan_run folds a run while it looks for the run's end
+ * and commits the folded characters where _emit_run would have written the same ones (see there);
+ * anything else goes the line-for-line way. The differential tests cover both.
+ *
  * The lazy tables and threads: an entry is only ever written with the GIL held, once (UNKNOWN to
  * its value; its data first, then the entry with release order), and read without the GIL by the
  * passes over long texts (acquire order where its data is read too). A pass that meets an UNKNOWN
@@ -629,7 +633,10 @@ static inline int is_trigger(Py_UCS4 c) {
 }
 
 /* b_add_span(b, t, a, e) for characters already folded into the builder's room, buf[len, len + e - a):
- * the same checks and segment, without writing them again */
+ * the same checks and segment, without writing them again. (Its first branch, a span that starts
+ * with a space after a space, cannot be reached from scan_run with today's Unicode data: only
+ * whitespace folds to a space and no special fold ends in one; it is kept so that the two stay
+ * the same function.) */
 static inline int commit_span(B *b, Py_ssize_t a, Py_ssize_t e) {
     if (a >= e) return 0;
     if (b_get(b, b->len) == ' ' && (b->len == 0 || b_get(b, b->len - 1) == ' ')) {
