@@ -690,10 +690,7 @@ static inline Py_ssize_t scan_run(B *b, const Text *t, Py_ssize_t pos, Py_UCS4 *
                     if (space_dropped(t, s, s + 1)) { /* emit_pieces ends a piece here */
                         seen |= c;
                         if (commit_span(b, seg, s) < 0) return -1;
-                        seg = s + 1;
-                        room_end = seg + (b->cap - b->len);
-                        out = (char *)b->buf + b->len * okind;
-                        continue;
+                        goto cut;
                     }
                 }
             }
@@ -709,19 +706,21 @@ static inline Py_ssize_t scan_run(B *b, const Text *t, Py_ssize_t pos, Py_UCS4 *
                 if (v > limit) {
                     if (!(v & SPECIAL) || c < 0x80 || c == 0x2010) goto plain; /* wider, or a hyphen */
                     if (commit_span(b, seg, s) < 0 || emit_special(b, s, c) < 0) return -1;
-                    seg = s + 1;
                     if (b->kind != okind) { /* the special character widened the builder */
-                        s++;
+                        seg = ++s;
                         goto plain;
                     }
-                    limit = b->limit;
-                    room_end = seg + (b->cap - b->len);
-                    out = (char *)b->buf + b->len * okind;
-                    continue;
+                    goto cut;
                 }
             }
             if (okind == 1) ((uint8_t *)out)[s - seg] = (uint8_t)v;
             else ((uint16_t *)out)[s - seg] = (uint16_t)v;
+            continue;
+        cut: /* a piece ended at s: the rest of the run is folded into the builder's room from s + 1 */
+            seg = s + 1;
+            limit = b->limit;
+            room_end = seg + (b->cap - b->len);
+            out = (char *)b->buf + b->len * okind;
         }
         *fast = 1;
         *seen_out = seen;
