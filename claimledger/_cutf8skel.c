@@ -11,6 +11,9 @@
  *
  * The misattribution search uses it to rule out an uncited plain-text source from its bytes: its
  * text is never built when no pending quote's skeleton occurs in the skeleton of its bytes.
+ *
+ * decode_utf8 and encode_utf8 are bytes.decode("utf-8-sig") / str.encode("utf-8") for long texts,
+ * without the GIL (claimledger/load/utf8.py; see the comment above them).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -151,6 +154,39 @@ static inline int emit(Out *o, Py_UCS4 c, Py_ssize_t remaining) {
     return o_put_run(o, g_ptr[c], g_len[c], remaining);
 }
 
+/* The code point of the well-formed UTF-8 sequence at s[i] (i < n) in *c, and its length in bytes;
+ * 0 when the bytes there are not well-formed UTF-8 as CPython's strict decoder defines it (Unicode
+ * 3-7: no overlong forms, no surrogates, nothing above U+10FFFF, no truncated sequence). */
+static inline Py_ssize_t utf8_next(const uint8_t *s, Py_ssize_t n, Py_ssize_t i, Py_UCS4 *c) {
+    uint8_t c0 = s[i];
+    if (c0 < 0x80) {
+        *c = c0;
+        return 1;
+    }
+    if (c0 >= 0xC2 && c0 <= 0xDF) {
+        if (i + 1 >= n || (s[i + 1] & 0xC0) != 0x80) return 0;
+        *c = ((Py_UCS4)(c0 & 0x1F) << 6) | (s[i + 1] & 0x3F);
+        return 2;
+    }
+    if (c0 >= 0xE0 && c0 <= 0xEF) {
+        if (i + 2 >= n) return 0;
+        uint8_t c1 = s[i + 1], c2 = s[i + 2];
+        uint8_t lo = c0 == 0xE0 ? 0xA0 : 0x80, hi = c0 == 0xED ? 0x9F : 0xBF;
+        if (c1 < lo || c1 > hi || (c2 & 0xC0) != 0x80) return 0;
+        *c = ((Py_UCS4)(c0 & 0x0F) << 12) | ((Py_UCS4)(c1 & 0x3F) << 6) | (c2 & 0x3F);
+        return 3;
+    }
+    if (c0 >= 0xF0 && c0 <= 0xF4) {
+        if (i + 3 >= n) return 0;
+        uint8_t c1 = s[i + 1], c2 = s[i + 2], c3 = s[i + 3];
+        uint8_t lo = c0 == 0xF0 ? 0x90 : 0x80, hi = c0 == 0xF4 ? 0x8F : 0xBF;
+        if (c1 < lo || c1 > hi || (c2 & 0xC0) != 0x80 || (c3 & 0xC0) != 0x80) return 0;
+        *c = ((Py_UCS4)(c0 & 0x07) << 18) | ((Py_UCS4)(c1 & 0x3F) << 12) | ((Py_UCS4)(c2 & 0x3F) << 6) | (c3 & 0x3F);
+        return 4;
+    }
+    return 0; /* a continuation byte, C0, C1 or F5..FF */
+}
+
 /* 0: done; 1: not well-formed UTF-8, or a character of stop[0..nstop) occurs; -1: error
  * (exception set, or o->nomem) */
 static int run(Out *o, const uint8_t *s, Py_ssize_t n, const Py_UCS4 *stop, Py_ssize_t nstop) {
@@ -165,33 +201,9 @@ static int run(Out *o, const uint8_t *s, Py_ssize_t n, const Py_UCS4 *stop, Py_s
             o->len = len;
             if (i >= n) break;
         }
-        uint8_t c0 = s[i];
         Py_UCS4 c;
-        Py_ssize_t k;
-        if (c0 < 0x80) {
-            c = c0;
-            k = 1;
-        } else if (c0 >= 0xC2 && c0 <= 0xDF) {
-            if (i + 1 >= n || (s[i + 1] & 0xC0) != 0x80) return 1;
-            c = ((Py_UCS4)(c0 & 0x1F) << 6) | (s[i + 1] & 0x3F);
-            k = 2;
-        } else if (c0 >= 0xE0 && c0 <= 0xEF) {
-            if (i + 2 >= n) return 1;
-            uint8_t c1 = s[i + 1], c2 = s[i + 2];
-            uint8_t lo = c0 == 0xE0 ? 0xA0 : 0x80, hi = c0 == 0xED ? 0x9F : 0xBF;
-            if (c1 < lo || c1 > hi || (c2 & 0xC0) != 0x80) return 1;
-            c = ((Py_UCS4)(c0 & 0x0F) << 12) | ((Py_UCS4)(c1 & 0x3F) << 6) | (c2 & 0x3F);
-            k = 3;
-        } else if (c0 >= 0xF0 && c0 <= 0xF4) {
-            if (i + 3 >= n) return 1;
-            uint8_t c1 = s[i + 1], c2 = s[i + 2], c3 = s[i + 3];
-            uint8_t lo = c0 == 0xF0 ? 0x90 : 0x80, hi = c0 == 0xF4 ? 0x8F : 0xBF;
-            if (c1 < lo || c1 > hi || (c2 & 0xC0) != 0x80 || (c3 & 0xC0) != 0x80) return 1;
-            c = ((Py_UCS4)(c0 & 0x07) << 18) | ((Py_UCS4)(c1 & 0x3F) << 12) | ((Py_UCS4)(c2 & 0x3F) << 6) | (c3 & 0x3F);
-            k = 4;
-        } else {
-            return 1; /* a continuation byte, C0, C1 or F5..FF */
-        }
+        Py_ssize_t k = utf8_next(s, n, i, &c);
+        if (k == 0) return 1;
         i += k;
         for (Py_ssize_t j = 0; j < nstop; j++)
             if (c == stop[j]) return 1;
@@ -241,6 +253,168 @@ static PyObject *py_skeleton_utf8(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* ---- UTF-8 decoding and encoding of long texts without the GIL --------------------------------
+ * bytes.decode and str.encode hold the GIL for the whole text: a reading thread decoding a 5 MB
+ * source stopped every other thread for milliseconds (issue 19: the GIL, not the cores, bounded
+ * a cold run). decode_utf8 validates and counts the characters without the GIL (utf8_next: the
+ * strict decoder's rules), allocates the str with the GIL (PyUnicode_New with the exact largest
+ * character, so the str is the canonical one bytes.decode builds), then fills it without the GIL
+ * (nobody else can see it yet). encode_utf8 does the same the other way. Each answers None where
+ * the Python codec would raise or differ (not well-formed bytes, a lone surrogate): the caller
+ * then calls the codec, which gives its own answer or error. */
+
+static inline int all_ascii8(const uint8_t *p) {
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return (w & 0x8080808080808080ull) == 0;
+}
+#define ALL_ASCII8(p) all_ascii8(p)
+
+/* the number of characters of s[0..n), and the largest (0x7F at most for ASCII); -1: not UTF-8 */
+static Py_ssize_t utf8_measure(const uint8_t *s, Py_ssize_t n, Py_UCS4 *largest) {
+    Py_ssize_t i = 0, count = 0;
+    Py_UCS4 top = 0;
+    while (i < n) {
+        while (i + 8 <= n && ALL_ASCII8(s + i)) {
+            i += 8;
+            count += 8;
+        }
+        if (i >= n) break;
+        Py_UCS4 c;
+        Py_ssize_t k = utf8_next(s, n, i, &c);
+        if (k == 0) return -1;
+        if (c > top) top = c;
+        i += k;
+        count++;
+    }
+    *largest = top < 0x80 ? 0x7F : top;
+    return count;
+}
+
+#define UTF8_FILL(T)                                                                                           \
+    do {                                                                                                       \
+        T *o = (T *)out;                                                                                       \
+        Py_ssize_t i = 0, j = 0;                                                                               \
+        while (i < n) {                                                                                        \
+            while (i + 8 <= n && ALL_ASCII8(s + i)) {                                                          \
+                for (int k = 0; k < 8; k++) o[j + k] = (T)s[i + k];                                            \
+                i += 8;                                                                                        \
+                j += 8;                                                                                        \
+            }                                                                                                  \
+            if (i >= n) break;                                                                                 \
+            Py_UCS4 c;                                                                                         \
+            i += utf8_next(s, n, i, &c); /* validated by utf8_measure */                                       \
+            o[j++] = (T)c;                                                                                     \
+        }                                                                                                      \
+    } while (0)
+
+/* the characters of s[0..n) (validated) into a str's buffer of `kind` */
+static void utf8_fill(const uint8_t *s, Py_ssize_t n, int kind, void *out) {
+    if (kind == PyUnicode_1BYTE_KIND) UTF8_FILL(uint8_t);
+    else if (kind == PyUnicode_2BYTE_KIND) UTF8_FILL(uint16_t);
+    else UTF8_FILL(uint32_t);
+}
+
+static PyObject *py_decode_utf8(PyObject *self, PyObject *args) {
+    PyObject *data;
+    int sig = 1;
+    if (!PyArg_ParseTuple(args, "O!|p:decode_utf8", &PyBytes_Type, &data, &sig)) return NULL;
+    const uint8_t *s = (const uint8_t *)PyBytes_AS_STRING(data);
+    Py_ssize_t n = PyBytes_GET_SIZE(data);
+    if (sig && n >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF) { /* "utf-8-sig": one leading BOM */
+        s += 3;
+        n -= 3;
+    }
+    Py_UCS4 largest = 0;
+    Py_ssize_t count;
+    int nogil = n >= NOGIL_MIN_BYTES;
+    PyThreadState *ts = nogil ? PyEval_SaveThread() : NULL;
+    count = utf8_measure(s, n, &largest);
+    if (ts) PyEval_RestoreThread(ts);
+    if (count < 0) Py_RETURN_NONE;
+    PyObject *out = PyUnicode_New(count, largest);
+    if (!out) return NULL;
+    if (count == 0) return out;
+    int kind = PyUnicode_KIND(out);
+    void *buf = PyUnicode_DATA(out);
+    ts = nogil ? PyEval_SaveThread() : NULL;
+    utf8_fill(s, n, kind, buf);
+    if (ts) PyEval_RestoreThread(ts);
+    return out;
+}
+
+/* the UTF-8 length of a str's buffer; -1: it holds a surrogate (str.encode raises) */
+#define UTF8_SIZE(T)                                                                                           \
+    do {                                                                                                       \
+        const T *u = (const T *)in;                                                                            \
+        for (Py_ssize_t i = 0; i < len; i++) {                                                                 \
+            Py_UCS4 c = u[i];                                                                                  \
+            if (c < 0x80) size += 1;                                                                           \
+            else if (c < 0x800) size += 2;                                                                     \
+            else if (c >= 0xD800 && c <= 0xDFFF) return -1;                                                    \
+            else if (c < 0x10000) size += 3;                                                                   \
+            else size += 4;                                                                                    \
+        }                                                                                                      \
+    } while (0)
+
+static Py_ssize_t utf8_size(int kind, const void *in, Py_ssize_t len) {
+    Py_ssize_t size = 0;
+    if (kind == PyUnicode_1BYTE_KIND) UTF8_SIZE(uint8_t);
+    else if (kind == PyUnicode_2BYTE_KIND) UTF8_SIZE(uint16_t);
+    else UTF8_SIZE(uint32_t);
+    return size;
+}
+
+#define UTF8_PUT(T)                                                                                            \
+    do {                                                                                                       \
+        const T *u = (const T *)in;                                                                            \
+        for (Py_ssize_t i = 0; i < len; i++) {                                                                 \
+            Py_UCS4 c = u[i];                                                                                  \
+            if (c < 0x80) {                                                                                    \
+                *o++ = (uint8_t)c;                                                                             \
+            } else if (c < 0x800) {                                                                            \
+                *o++ = (uint8_t)(0xC0 | (c >> 6));                                                             \
+                *o++ = (uint8_t)(0x80 | (c & 0x3F));                                                           \
+            } else if (c < 0x10000) {                                                                          \
+                *o++ = (uint8_t)(0xE0 | (c >> 12));                                                            \
+                *o++ = (uint8_t)(0x80 | ((c >> 6) & 0x3F));                                                    \
+                *o++ = (uint8_t)(0x80 | (c & 0x3F));                                                           \
+            } else {                                                                                           \
+                *o++ = (uint8_t)(0xF0 | (c >> 18));                                                            \
+                *o++ = (uint8_t)(0x80 | ((c >> 12) & 0x3F));                                                   \
+                *o++ = (uint8_t)(0x80 | ((c >> 6) & 0x3F));                                                    \
+                *o++ = (uint8_t)(0x80 | (c & 0x3F));                                                           \
+            }                                                                                                  \
+        }                                                                                                      \
+    } while (0)
+
+static void utf8_put(int kind, const void *in, Py_ssize_t len, uint8_t *o) {
+    if (kind == PyUnicode_1BYTE_KIND) UTF8_PUT(uint8_t);
+    else if (kind == PyUnicode_2BYTE_KIND) UTF8_PUT(uint16_t);
+    else UTF8_PUT(uint32_t);
+}
+
+static PyObject *py_encode_utf8(PyObject *self, PyObject *args) {
+    PyObject *text;
+    if (!PyArg_ParseTuple(args, "U:encode_utf8", &text)) return NULL;
+    Py_ssize_t len = PyUnicode_GET_LENGTH(text);
+    if (PyUnicode_IS_ASCII(text)) return PyUnicode_AsUTF8String(text); /* a copy */
+    int kind = PyUnicode_KIND(text);
+    const void *in = PyUnicode_DATA(text);
+    int nogil = len >= NOGIL_MIN_BYTES;
+    PyThreadState *ts = nogil ? PyEval_SaveThread() : NULL;
+    Py_ssize_t size = utf8_size(kind, in, len);
+    if (ts) PyEval_RestoreThread(ts);
+    if (size < 0) Py_RETURN_NONE;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, size);
+    if (!out) return NULL;
+    uint8_t *o = (uint8_t *)PyBytes_AS_STRING(out);
+    ts = nogil ? PyEval_SaveThread() : NULL;
+    utf8_put(kind, in, len, o);
+    if (ts) PyEval_RestoreThread(ts);
+    return out;
+}
+
 static PyObject *py_setup(PyObject *self, PyObject *args) {
     PyObject *fn;
     if (!PyArg_ParseTuple(args, "O:setup", &fn)) return NULL;
@@ -275,6 +449,12 @@ static PyMethodDef methods[] = {
     {"skeleton_utf8", py_skeleton_utf8, METH_VARARGS,
      "skeleton_utf8(data: bytes, stop: str = '') -> str | None: skeleton.of_raw(data.decode('utf-8-sig')),\n"
      "None when data is not well-formed UTF-8 or holds one of the (non-ASCII) stop characters."},
+    {"decode_utf8", py_decode_utf8, METH_VARARGS,
+     "decode_utf8(data: bytes, sig: bool = True) -> str | None: data.decode('utf-8-sig') (sig) or\n"
+     "data.decode('utf-8'), long data decoded without the GIL; None when data is not well-formed UTF-8."},
+    {"encode_utf8", py_encode_utf8, METH_VARARGS,
+     "encode_utf8(text: str) -> bytes | None: text.encode('utf-8'), a long text encoded without the\n"
+     "GIL; None when text holds a surrogate (str.encode raises)."},
     {NULL, NULL, 0, NULL},
 };
 

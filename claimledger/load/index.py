@@ -43,6 +43,7 @@ from typing import Protocol
 from claimledger._config import GateConfig
 from claimledger._exceptions import SourceError
 from claimledger._files import digest_files
+from claimledger.load import utf8 as utf8_codec
 from claimledger.load.fetch import default_cache_dir
 from claimledger.load.sources import extract, read_bytes, sniff_media_type
 from claimledger.load.text import AOZORA_MARKS
@@ -67,6 +68,8 @@ _READING_CODE = (
     "load/text.py",
     "textmap.py",
     "load/docx.py",
+    "load/utf8.py",  # decoding, and its compiled half (same answers as the codec, by test)
+    "_cutf8skel.c",
 )
 
 
@@ -131,9 +134,10 @@ _MAGIC = b"clidx\x00\x0a\x00"  # the last 8 bytes of an entry; the 8 before them
 def _parts(ix: IndexedSource) -> Iterator[bytes]:
     """The payload, one part at a time (never all of it in memory at once)."""
     norm = ix.primary
-    yield b"" if ix.utf8 else ix.source.text.encode("utf-8")  # else the text is the bytes' decoding
-    yield norm.text.encode("utf-8")
-    yield (ix.hidden or "").encode("utf-8")
+    # the texts encoded without the GIL when long (load/utf8.py): the run's other threads go on
+    yield b"" if ix.utf8 else utf8_codec.encode(ix.source.text)  # else the text is the bytes' decoding
+    yield utf8_codec.encode(norm.text)
+    yield utf8_codec.encode(ix.hidden or "")
     yield norm.norm_start.tobytes()
     yield norm.orig_start.tobytes()
     yield norm.orig_end.tobytes()
@@ -267,7 +271,7 @@ def _load(
             chunks[0] = data
         decoded: list[str] = []
         for i in range(3):  # each encoded chunk dropped once decoded: a large source's text is never
-            decoded.append(chunks[i].decode("utf-8-sig" if utf8 and i == 0 else "utf-8"))  # held twice over
+            decoded.append(utf8_codec.decode(chunks[i], sig=utf8 and i == 0))  # held twice over
             chunks[i] = b""
         text, norm_text, hidden = decoded
         del decoded

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from claimledger._exceptions import SourceError
+from claimledger.load import utf8
 from claimledger.textmap import Segments, anchors, sub_mapped
 
 Annotation = tuple[int, str, str]  # (offset in the text, kind, text)
@@ -32,7 +33,7 @@ def decode_text_utf8(data: bytes) -> tuple[str, bool]:
                 "source_unreadable", f"text starts like UTF-16 but is not ({exc.reason} at byte {exc.start})"
             ) from None
     try:
-        return data.decode("utf-8-sig"), True
+        return utf8.decode(data), True  # data.decode("utf-8-sig"), without the GIL when long
     except UnicodeDecodeError:
         pass
     try:
