@@ -35,14 +35,13 @@ test only decides which skeletons are then looked for as substrings, so the answ
 
 from __future__ import annotations
 
-import importlib
-import os
 import unicodedata
 from array import array
 from collections.abc import Iterable
 from types import ModuleType
 
 from claimledger import _normalize_core as _core
+from claimledger._compiled import compiled
 from claimledger._exceptions import ClaimledgerError
 from claimledger.normalize import _CORE_DEFINITIONS, _FOLD, INVISIBLE
 
@@ -133,16 +132,7 @@ def setup(ext: ModuleType) -> None:
     _ready.add(id(ext))
 
 
-def _load_utf8() -> ModuleType | None:
-    if os.environ.get("CLAIMLEDGER_PURE_PYTHON", "").strip() not in ("", "0"):
-        return None
-    try:
-        return importlib.import_module("claimledger._cutf8skel")
-    except ImportError:
-        return None
-
-
-_UTF8 = _load_utf8()
+_UTF8 = compiled("_cutf8skel")
 _utf8_ready: set[int] = set()
 
 

@@ -17,7 +17,7 @@ PACKAGE = Path(claimledger.__file__).parent
 
 BASE = {
     "_exceptions", "_files", "_version", "_config", "_gcpause", "normalize", "_normalize_reference", "_normalize_core", "skeleton", "numbers",
-    "operating_points", "metrics", "textmap",
+    "operating_points", "metrics", "textmap", "_compiled",
 }  # fmt: skip
 # layer -> the layers it may import (besides itself)
 LAYERS: dict[str, set[str]] = {

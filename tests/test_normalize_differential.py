@@ -5,6 +5,7 @@ character or offset. ``claimledger._normalize_reference`` is the normalizer as i
 from __future__ import annotations
 
 import importlib.util
+import os
 import random
 import sys
 from pathlib import Path
@@ -162,3 +163,37 @@ def test_line_numbers_kept_for_later_calls_are_bounded(monkeypatch: pytest.Monke
         offsets = [rng.randrange(0, len(text) + 1) for _ in range(size)]
         assert src.locations(offsets) == [src.location(o) for o in offsets]
         assert len(src.__dict__["_located"][0]) <= 50
+
+
+@pytest.mark.parametrize("alphabet", ["ab c\n", "ab c\né\n", "ab c\n日\n", "ab c\n\U0001f600\n"])
+def test_line_numbers_of_long_texts_counted_without_the_gil_match_a_full_count(
+    alphabet: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Texts of each width (Latin-1, UCS-2, UCS-4), long enough that the compiled count
+    (_cseeds.count_newlines) runs without the GIL; the same lines with str.count."""
+    import claimledger.model.source as source_module
+
+    rng = random.Random(len(alphabet))
+    text = "".join(rng.choice(alphabet) for _ in range(300_000))
+    offsets = [rng.randrange(0, len(text) + 1) for _ in range(300)] + [0, len(text)]
+    want = [(text.count("\n", 0, o) + 1, o - text.rfind("\n", 0, o)) for o in offsets]
+    assert source_module._COUNT_NEWLINES is not None or os.environ.get("CLAIMLEDGER_PURE_PYTHON")
+    assert Source("s", "s.txt", "text/plain", text, "0" * 64).locations(offsets) == want
+    monkeypatch.setattr(source_module, "_COUNT_NEWLINES", None)
+    assert Source("s", "s.txt", "text/plain", text, "0" * 64).locations(offsets) == want
+
+
+def test_count_newlines_checks_its_spans() -> None:
+    from claimledger._compiled import compiled
+
+    ext = compiled("_cseeds")
+    if ext is None:  # CLAIMLEDGER_PURE_PYTHON runs: nothing compiled to check
+        assert os.environ.get("CLAIMLEDGER_PURE_PYTHON")
+        return
+    text = "a\nb\n\nc" * 20_000
+    assert ext.count_newlines(text, [0, len(text), 0, 0, 1, 5]) == [
+        text.count("\n"), 0, text.count("\n", 1, 5)
+    ]  # fmt: skip
+    for bad in ([0], [0, len(text) + 1], [5, 4], [-1, 2]):
+        with pytest.raises(ValueError):
+            ext.count_newlines(text, bad)

@@ -13,26 +13,17 @@ time, or ``CLAIMLEDGER_PURE_PYTHON=1``) and the oracle of tests/test_near_miss_i
 
 from __future__ import annotations
 
-import importlib
-import os
 from collections.abc import Sequence
 from types import ModuleType
 
 import ahocorasick
 
+from claimledger._compiled import compiled as _compiled_module
+
 MIN_SEED = 8  # the shortest seed the compiled search takes (every seed is at least this long)
 
 
-def _load() -> ModuleType | None:
-    if os.environ.get("CLAIMLEDGER_PURE_PYTHON", "").strip() not in ("", "0"):
-        return None
-    try:
-        return importlib.import_module("claimledger._cseeds")
-    except ImportError:
-        return None
-
-
-_EXT = _load()
+_EXT = _compiled_module("_cseeds")
 
 
 def first_hits_py(text: str, seeds: Sequence[str], cap: int) -> list[list[int]]:

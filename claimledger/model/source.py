@@ -7,9 +7,13 @@ import re
 from array import array
 from dataclasses import dataclass, field
 
+from claimledger._compiled import compiled
+
 _MARKS_BEFORE_INDEX = 64  # lookups counted from checkpoints before every newline is listed
 _NEWLINE = re.compile("\n")
 _LOCATED_MAX = 1 << 16  # offsets whose lines Source.locations keeps for its later calls
+# the newlines of many spans counted in one call, without the GIL (claimledger/_cseeds.c); else str.count
+_COUNT_NEWLINES = getattr(compiled("_cseeds"), "count_newlines", None)
 
 
 @dataclass(frozen=True)
@@ -66,14 +70,28 @@ class Source:
         known: tuple[tuple[int, ...], tuple[int, ...]] = self.__dict__.get("_located", ((0,), (1,)))
         marks, marked = known
         lines: dict[int, int] = {}
-        at, line = 0, 1
-        for o in sorted({o for o in offsets if 0 <= o <= n}):
+        # each offset's line is counted from the offset before it, or from a nearer one counted
+        # by an earlier call: the spans first, their newlines counted in one pass
+        wanted = sorted({o for o in offsets if 0 <= o <= n})
+        bases: list[int | None] = []  # the line at the span's start when it restarts from a mark
+        bounds: list[int] = []
+        at = 0
+        for o in wanted:
             i = bisect.bisect_right(marks, o) - 1  # the nearest offset counted before, at or before o
-            if marks[i] > at:
-                at, line = marks[i], marked[i]
-            line += text.count("\n", at, o)
-            lines[o] = line
+            if marks[i] > at:  # nearer than the offset before: count from there, from its line
+                at = marks[i]
+                bases.append(marked[i])
+            else:
+                bases.append(None)
+            bounds += (at, o)
             at = o
+        counts = _COUNT_NEWLINES(text, bounds) if _COUNT_NEWLINES is not None else [
+            text.count("\n", bounds[k], bounds[k + 1]) for k in range(0, len(bounds), 2)
+        ]  # fmt: skip
+        line = 1
+        for o, base, counted in zip(wanted, bases, counts, strict=True):
+            line = (base if base is not None else line) + counted
+            lines[o] = line
         if lines:
             kept = {**dict(zip(marks, marked, strict=True)), **lines}
             if len(kept) > _LOCATED_MAX:  # bounded: a source kept across many runs forgets older ones
