@@ -267,3 +267,32 @@ def test_malformed_strided_groups_are_refused(ext: ModuleType) -> None:
             ext.strided_candidates("abcdefghijklmnopqrstuvwxyz" * 3, skeleton.WINDOW, skeleton.STRIDE, hashes, raw)
     with pytest.raises(ValueError, match="positive"):
         ext.strided_candidates("abc", 0, 1, hashes, b"")
+
+
+def test_strided_occurs_is_the_substring_test(ext: ModuleType) -> None:
+    """The candidates of the strided test are confirmed in one compiled pass (strided_occurs): true
+    exactly when one of them is a substring, at every phase, near the ends, of every width, and for
+    needles that differ from the text in one character (their windows mostly occur)."""
+    w, st = skeleton.WINDOW, skeleton.STRIDE
+    rng = random.Random(29)
+    for _ in range(4000):
+        alphabet = rng.choice(["ab", "abc", "aé日", "a\U0001f600b", "0123456789"])
+        skel = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 300)))
+        needles = []
+        for _ in range(rng.randrange(1, 5)):
+            size = rng.randrange(w + st - 1, w + st + 40)
+            if len(skel) >= size and rng.random() < 0.6:
+                at = rng.randrange(0, len(skel) - size + 1)
+                needle = skel[at : at + size]
+                if rng.random() < 0.3:  # one character changed
+                    k = rng.randrange(size)
+                    needle = needle[:k] + rng.choice(alphabet) + needle[k + 1 :]
+            else:
+                needle = "".join(rng.choice(alphabet) for _ in range(size))
+            needles.append(needle)
+        assert ext.strided_occurs(skel, w, st, needles) == any(n in skel for n in needles), (skel, needles)
+    assert ext.strided_occurs("x" * 100, w, st, []) is False
+    with pytest.raises(ValueError):
+        ext.strided_occurs("x" * 100, w, st, ["x" * (w + st - 2)])  # too short for every phase
+    with pytest.raises(ValueError):
+        ext.strided_occurs("x" * 100, 0, st, ["x" * 40])
