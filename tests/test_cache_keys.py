@@ -108,6 +108,7 @@ def test_an_entry_whose_stored_key_differs_is_ignored_and_rebuilt(tmp_path: Path
     text = tmp_path / "kiji.txt"
     shutil.copy(KIJI, html)
     shutil.copy(KIJI, text)
+    index_source("kiji", str(text), cfg)  # a plain UTF-8 text is cached the second time it is read
     as_text = index_source("kiji", str(text), cfg)
     assert HIDDEN_QUOTE in as_text.primary.text
     # plant the text reading's entry where the HTML reading is looked up

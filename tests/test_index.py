@@ -43,6 +43,7 @@ def test_a_tampered_cache_file_is_ignored(tmp_path: Path) -> None:
     cfg = GateConfig(cache_dir=tmp_path / "cache")
     src = tmp_path / "s.txt"
     src.write_text("Errors fell by 37 percent in the trial.")
+    index_source("s", str(src), cfg)  # a plain UTF-8 text is cached the second time it is read
     first = index_source("s", str(src), cfg)
     path = _cache_path(cfg, index_key(first.source.sha256, "text/plain", cfg))
     blob = path.read_bytes()
@@ -106,9 +107,11 @@ def test_an_entry_is_one_file_written_once_and_a_torn_one_is_rebuilt(tmp_path: P
     cfg = GateConfig(cache_dir=tmp_path / "cache")
     src = tmp_path / "s.txt"
     src.write_text("Errors fell by 37 percent in the trial. 試験では誤りが37％減った。", "utf-8")
+    index_source("s", str(src), cfg)  # a plain UTF-8 text is cached the second time it is read
     first = index_source("s", str(src), cfg)
     entry = _cache_path(cfg, index_key(first.source.sha256, "text/plain", cfg))
-    assert [p.name for p in entry.parent.iterdir()] == [entry.name]  # no second file, no temporary left
+    # no second file, no temporary left (besides the marker of the first reading)
+    assert sorted(p.name for p in entry.parent.iterdir()) == sorted([entry.name, entry.with_suffix(".seen").name])
     assert index_source("s", str(src), cfg).from_cache
     blob = entry.read_bytes()
     for cut in (len(blob) - 3, len(blob) // 2, 10):
@@ -126,6 +129,8 @@ def test_a_run_writes_its_entries_in_the_background_and_waits_when_it_closes(tmp
     for sid in ("a", "b"):
         (tmp_path / f"{sid}.txt").write_text(f"Source {sid}: the sky is green today.", "utf-8")
     cfg = GateConfig(cache_dir=tmp_path / "cache")
+    for sid in ("a", "b"):  # a plain UTF-8 text is cached the second time it is read
+        index_source(sid, str(tmp_path / f"{sid}.txt"), cfg)
     ctx = RunContext.create(Ledger(version=1, sources={"a": "a.txt", "b": "b.txt"}, claims=[]), tmp_path, cfg)
     loaded = [ctx.source("a"), ctx.source("b")]
     assert ctx._writer is not None
@@ -174,6 +179,8 @@ def test_a_plain_utf8_source_is_cached_without_its_text(tmp_path: Path) -> None:
         src = tmp_path / name
         src.write_bytes(data)
         cold = index_source(name, str(src), cfg)
+        if plain:  # a cheap reading: cached the second time it is read, loaded from the third on
+            assert not index_source(name, str(src), cfg).from_cache
         warm = index_source(name, str(src), cfg)
         assert not cold.from_cache and warm.from_cache
         assert cold.utf8 == warm.utf8 == plain, name
@@ -231,3 +238,40 @@ def test_the_cache_writer_bounds_the_characters_waiting(
     big.put(entries[1], cfg, key)
     big.close()
     assert written[3:] == ["a", "b"]
+
+
+def test_a_cheap_reading_is_cached_the_second_time_it_is_read(tmp_path: Path) -> None:
+    """A plain UTF-8 text normalized by the compiled core costs about what its cache entry would to
+    load: the first read leaves an empty marker, the second writes the entry, the third loads it.
+    The text is the same every time."""
+    cfg = GateConfig(cache_dir=tmp_path / "cache")
+    src = tmp_path / "s.txt"
+    src.write_text("Errors fell by 37 percent in the trial. 試験では誤りが37％減った。", "utf-8")
+    first = index_source("s", str(src), cfg)
+    entry = _cache_path(cfg, index_key(first.source.sha256, "text/plain", cfg))
+    assert not first.from_cache and not entry.exists() and entry.with_suffix(".seen").read_bytes() == b""
+    second = index_source("s", str(src), cfg)
+    assert not second.from_cache and entry.exists()
+    third = index_source("s", str(src), cfg)
+    assert third.from_cache
+    assert first.primary.text == second.primary.text == third.primary.text
+
+
+def test_costly_readings_are_cached_the_first_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """HTML, Shift_JIS text (decoded, not the bytes' UTF-8) and, without the compiled normalizer, any
+    plain text: their entry is written the first time, as before."""
+    from claimledger.load import index as index_module
+
+    cfg = GateConfig(cache_dir=tmp_path / "cache")
+    files = {
+        "page.html": b"<html><body><p>Errors fell by 37 percent.</p></body></html>",
+        "sjis.txt": "誤りが37％減った。".encode("cp932"),
+    }
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+        assert not index_source(name, str(tmp_path / name), cfg).from_cache
+        assert index_source(name, str(tmp_path / name), cfg).from_cache, name
+    monkeypatch.setattr(index_module, "compiled_core", lambda: False)  # the pure-Python normalizer
+    (tmp_path / "plain.txt").write_text("Errors fell by 37 percent.", "utf-8")
+    assert not index_source("plain", str(tmp_path / "plain.txt"), cfg).from_cache
+    assert index_source("plain", str(tmp_path / "plain.txt"), cfg).from_cache

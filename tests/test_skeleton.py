@@ -159,12 +159,12 @@ def test_uncited_sources_without_a_pending_quote_are_never_indexed(tmp_path: Pat
     assert got[keys[1]].elsewhere is not None and got[keys[1]].elsewhere.source == "b"
     assert got[keys[2]].elsewhere is not None and got[keys[2]].elsewhere.source == "d"
     assert got[keys[3]].found is None and got[keys[3]].elsewhere is None
-    # b and d were indexed (and cached); c could not hold any pending quote: read, never normalized
+    # b and d were indexed (their readings marked as seen: a plain UTF-8 text is cached the second
+    # time it is read); c could not hold any pending quote: read, never normalized
     ctx.close()  # the index entries are written by then
-    cached = {
-        sid for sid in texts if _cache_path(cfg, index_key(ctx.source_facts()[sid].sha256 or "", "text/plain", cfg)).exists()
-    }
-    assert cached == {"a", "b", "d"}
+    entry = {sid: _cache_path(cfg, index_key(ctx.source_facts()[sid].sha256 or "", "text/plain", cfg)) for sid in texts}
+    assert {sid for sid in texts if entry[sid].with_suffix(".seen").exists()} == {"a", "b", "d"}
+    assert not any(path.exists() for path in entry.values())
     # the run still records every source's SHA-256 (the reproducibility block)
     assert all(ctx.source_facts()[sid].sha256 for sid in texts)
     # and the results equal those of the scan that indexes every source

@@ -141,6 +141,7 @@ def test_sources_read_through_the_compiled_decoder_keep_their_text(tmp_path: obj
     path.write_bytes(BOM + text.encode("utf-8"))
     config = GateConfig(cache_dir=folder / "cache")
     cold = read_source("s", str(path), config)
+    read_source("s", str(path), config)  # a plain UTF-8 text is cached the second time it is read
     warm = read_source("s", str(path), config)
     assert not isinstance(cold, tuple) and cold.source.text == text  # type: ignore[union-attr]
     assert warm.from_cache and warm.source.text == text and warm.primary.text == cold.primary.text  # type: ignore[union-attr]
