@@ -12,6 +12,9 @@ sanitizer runtime preloaded:
   pure-Python one and both normalizers);
 - long texts (past the size where the C core releases the GIL) normalized and skeletonized (from
   the text and from its UTF-8 bytes) on four threads at once, compared with the pure-Python results;
+- the GIL-free UTF-8 codec (``_cutf8skel.decode_utf8`` / ``encode_utf8``), the newline count of
+  ``_cseeds.count_newlines`` and the strided confirmation ``_cnormalize.strided_occurs`` against
+  their Python definitions on random texts of every width, long enough to run without the GIL;
 - any other extension's import (an extension this script does not know is at least loaded).
 
 A memory error or undefined behaviour stops the run with the sanitizer's report (exit status
@@ -118,6 +121,39 @@ sys.exit(1 if bad else 0)
 """
 
 
+CODEC_FUZZ = r"""
+import random, sys, time
+import claimledger._cutf8skel as u, claimledger._cseeds as c, claimledger._cnormalize as n
+for m in (u, c, n):
+    assert m.__file__.startswith(sys.argv[1]), m
+rng = random.Random(int(sys.argv[3]))
+alphabets = ["ab \n", "ab\u00e9\n", "a\u3042\u65e5\n", "a\U0001f600\n", "\ufeffx\n"]
+t0, k, bad = time.time(), 0, 0
+while time.time() - t0 < float(sys.argv[2]):
+    al = rng.choice(alphabets)
+    text = "".join(rng.choice(al) for _ in range(rng.choice([0, 5, 300, 70_000])))
+    data = text.encode()
+    if rng.random() < 0.2 and data:  # a corrupted copy
+        i = rng.randrange(len(data))
+        data = data[:i] + bytes([rng.randrange(256)]) + data[i + 1 :]
+    for sig in (True, False):
+        try:
+            want = data.decode("utf-8-sig" if sig else "utf-8")
+        except UnicodeDecodeError:
+            want = None
+        bad += u.decode_utf8(data, sig) != want
+    bad += u.encode_utf8(text) != text.encode()
+    bounds = sorted(rng.randrange(len(text) + 1) for _ in range(6))
+    bad += c.count_newlines(text, bounds) != [text.count("\n", bounds[i], bounds[i + 1]) for i in range(0, 6, 2)]
+    needles = [text[a : a + 40] if len(text) > 80 and rng.random() < 0.5 else "".join(rng.choice(al) for _ in range(40))
+               for a in [rng.randrange(max(1, len(text) - 40)) for _ in range(3)]]
+    bad += n.strided_occurs(text, 16, 16, needles) != any(x in text for x in needles)
+    k += 1
+print(f"codec, newline count, strided confirmation: {k} cases, {bad} differences")
+sys.exit(1 if bad else 0)
+"""
+
+
 def runtime(name: str) -> str:
     out = subprocess.run(["gcc", f"-print-file-name={name}"], capture_output=True, text=True, check=True).stdout
     path = out.strip()
@@ -174,6 +210,9 @@ def main(argv: list[str] | None = None) -> int:
                                      cwd=work).returncode  # fmt: skip
         if "_cseeds" in built:
             status |= subprocess.run([sys.executable, "-c", SEED_FUZZ, str(work), str(args.seconds), str(args.seed)],
+                                     env=env, cwd=work).returncode  # fmt: skip
+        if {"_cutf8skel", "_cseeds", "_cnormalize"} <= set(built):
+            status |= subprocess.run([sys.executable, "-c", CODEC_FUZZ, str(work), str(args.seconds / 3), str(args.seed)],
                                      env=env, cwd=work).returncode  # fmt: skip
     print("OK: no sanitizer report, no difference" if status == 0 else f"FAILED (status {status})")
     return 0 if status == 0 else 1

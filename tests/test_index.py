@@ -275,3 +275,23 @@ def test_costly_readings_are_cached_the_first_time(tmp_path: Path, monkeypatch: 
     (tmp_path / "plain.txt").write_text("Errors fell by 37 percent.", "utf-8")
     assert not index_source("plain", str(tmp_path / "plain.txt"), cfg).from_cache
     assert index_source("plain", str(tmp_path / "plain.txt"), cfg).from_cache
+
+
+def test_a_link_planted_as_a_marker_is_never_followed(tmp_path: Path) -> None:
+    """The marker is created exclusively: a symbolic link planted under its name (pointing where a
+    file does not exist yet) counts as seen and no file is created through it."""
+    cfg = GateConfig(cache_dir=tmp_path / "cache")
+    src = tmp_path / "s.txt"
+    src.write_text("Errors fell by 37 percent in the trial.", "utf-8")
+    import hashlib
+
+    key = index_key(hashlib.sha256(src.read_bytes()).hexdigest(), "text/plain", cfg)
+    marker = _cache_path(cfg, key).with_suffix(".seen")
+    marker.parent.mkdir(parents=True)
+    target = tmp_path / "elsewhere" / "created"
+    target.parent.mkdir()
+    marker.symlink_to(target)
+    first = index_source("s", str(src), cfg)
+    assert not target.exists() and marker.is_symlink()
+    assert not first.from_cache and _cache_path(cfg, key).exists()  # seen: the entry is written
+    assert index_source("s", str(src), cfg).from_cache

@@ -192,11 +192,21 @@ def seen_before(config: GateConfig, key: IndexKey) -> bool:
     be written (a read-only cache) only means no entry is written: the reading is redone, as it is
     without the cache."""
     marker = _cache_path(config, key).with_suffix(".seen")
-    if marker.exists():
-        return True
-    with contextlib.suppress(OSError):
-        marker.parent.mkdir(parents=True, exist_ok=True)
-        marker.touch()
+    # created exclusively: the test and the creation are one step, and a link planted under the
+    # marker's name is never followed (O_EXCL), so no file is ever created elsewhere through it
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    for attempt in range(2):
+        try:
+            os.close(os.open(marker, flags, 0o600))
+            return False
+        except FileExistsError:
+            return True  # (a planted link counts as seen: the entry is then written, no more)
+        except FileNotFoundError:
+            if attempt == 0:
+                with contextlib.suppress(OSError):
+                    marker.parent.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            break
     return False
 
 
