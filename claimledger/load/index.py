@@ -17,7 +17,10 @@ the entry is keyed by (their SHA-256 is in the key) are read for the key anyway,
 is the text, so a warm run decodes them instead of reading, hashing and decoding a copy. During a
 run the writes
 go to :class:`CacheWriter`, a background thread the run waits for only when it closes, after its
-verdicts; the entries waiting there are bounded in characters, so memory stays bounded.
+verdicts; the entries waiting there are bounded in characters, so memory stays bounded. A cheap
+reading (a plain text that is its bytes' UTF-8 decoding, normalized by the compiled core: about as
+quick to redo as its entry is to load) is cached the second time a run reads it, not the first
+(:func:`seen_before`): a corpus checked once leaves no copy of itself here.
 """
 
 from __future__ import annotations
