@@ -136,12 +136,6 @@ _UTF8 = compiled("_cutf8skel")
 _utf8_ready: set[int] = set()
 
 
-def utf8_codec() -> ModuleType | None:
-    """The compiled module's UTF-8 codec (claimledger/load/utf8.py), which needs no setup; None when
-    it was not built or ``CLAIMLEDGER_PURE_PYTHON`` is set."""
-    return _UTF8
-
-
 def utf8_core() -> ModuleType | None:
     """The compiled skeleton of UTF-8 bytes (claimledger/_cutf8skel.c), set up; None when it was not
     built, or when the compiled skeleton is not active (the pure-Python path decodes instead)."""

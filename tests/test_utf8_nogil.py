@@ -14,11 +14,12 @@ from __future__ import annotations
 import random
 import sys
 import threading
+from collections.abc import Callable
+from functools import partial
 from types import ModuleType
 
 import pytest
 
-from claimledger import skeleton
 from claimledger.load import utf8
 from tests.normalize_cases import cases
 from tests.test_skeleton_utf8 import MALFORMED
@@ -28,7 +29,7 @@ BOM = b"\xef\xbb\xbf"
 
 @pytest.fixture(scope="module")
 def ext() -> ModuleType:
-    got = skeleton.utf8_codec()
+    got = utf8.COMPILED
     if got is None:  # pragma: no cover - the message is the point
         pytest.fail("claimledger._cutf8skel is not built or CLAIMLEDGER_PURE_PYTHON is set: `pip install -e .`")
     return got
@@ -39,6 +40,15 @@ def _codec(data: bytes, sig: bool) -> str | None:
         return data.decode("utf-8-sig" if sig else "utf-8")
     except UnicodeDecodeError:
         return None
+
+
+def _raises_as_the_codec(ours: Callable[[], object], codec: Callable[[], object], error: type[Exception]) -> None:
+    """``ours()`` raises what the codec's ``codec()`` raises, with the same message."""
+    with pytest.raises(error) as got:
+        ours()
+    with pytest.raises(error) as want:
+        codec()
+    assert str(got.value) == str(want.value)
 
 
 def _same_str(got: str | None, want: str | None) -> None:
@@ -92,21 +102,13 @@ def test_malformed_bytes_are_left_to_the_codec_and_its_error(ext: ModuleType, ba
         want = _codec(data, True)
         _same_str(ext.decode_utf8(data, True), want)
         if want is None:
-            with pytest.raises(UnicodeDecodeError) as got:
-                utf8.decode(data)
-            with pytest.raises(UnicodeDecodeError) as codec:
-                data.decode("utf-8-sig")
-            assert str(got.value) == str(codec.value)
+            _raises_as_the_codec(partial(utf8.decode, data), partial(data.decode, "utf-8-sig"), UnicodeDecodeError)
 
 
 def test_a_lone_surrogate_is_left_to_the_codec_and_its_error(ext: ModuleType) -> None:
     text = "\u3042" * 70_000 + "\ud800" + "tail"
     assert ext.encode_utf8(text) is None
-    with pytest.raises(UnicodeEncodeError) as got:
-        utf8.encode(text)
-    with pytest.raises(UnicodeEncodeError) as codec:
-        text.encode("utf-8")
-    assert str(got.value) == str(codec.value)
+    _raises_as_the_codec(lambda: utf8.encode(text), lambda: text.encode("utf-8"), UnicodeEncodeError)
 
 
 def test_threads_decoding_and_encoding_at_once_get_the_codec_answers(ext: ModuleType) -> None:

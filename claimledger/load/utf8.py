@@ -15,16 +15,18 @@ tests/test_utf8_nogil.py.
 
 from __future__ import annotations
 
-from claimledger.skeleton import utf8_codec
+from claimledger._compiled import compiled
 
 # below this many bytes (characters) the codec runs: handing the GIL back and forth costs more
 NOGIL_MIN = 64 * 1024
+# the compiled half (needs no setup); None when not built or CLAIMLEDGER_PURE_PYTHON is set
+COMPILED = compiled("_cutf8skel")
 
 
 def decode(data: bytes, *, sig: bool = True) -> str:
     """``data.decode("utf-8-sig")`` (``sig``: one leading byte-order mark dropped) or
     ``data.decode("utf-8")``; raises :class:`UnicodeDecodeError` as those do."""
-    ext = utf8_codec() if len(data) >= NOGIL_MIN else None
+    ext = COMPILED if len(data) >= NOGIL_MIN else None
     if ext is not None:
         got: str | None = ext.decode_utf8(data, sig)
         if got is not None:
@@ -34,7 +36,7 @@ def decode(data: bytes, *, sig: bool = True) -> str:
 
 def encode(text: str) -> bytes:
     """``text.encode("utf-8")``; raises :class:`UnicodeEncodeError` as it does."""
-    ext = utf8_codec() if len(text) >= NOGIL_MIN else None
+    ext = COMPILED if len(text) >= NOGIL_MIN else None
     if ext is not None:
         got: bytes | None = ext.encode_utf8(text)
         if got is not None:
