@@ -1286,13 +1286,50 @@ STRIDED(1, PyUnicode_1BYTE_KIND)
 STRIDED(2, PyUnicode_2BYTE_KIND)
 STRIDED(4, PyUnicode_4BYTE_KIND)
 
+/* the number of groups of a groups layout (0 for an empty one); -1 when it cannot be (each group
+ * takes at least one int) */
+static inline Py_ssize_t ngroups_of(const int32_t *g, Py_ssize_t ng) {
+    Py_ssize_t k = ng > 0 ? g[0] : 0;
+    return k < 0 || k > ng ? -1 : k;
+}
+
+/* cand[q] = 1 for each group q some phase of which has every window marked in hit[]; the layout is
+ * read with bounds checks (it comes from Python): -1 when it is malformed */
+static int candidates_of(const int32_t *g, Py_ssize_t ng, Py_ssize_t nh, const uint8_t *hit, uint8_t *cand) {
+    Py_ssize_t at = 0;
+    Py_ssize_t ngroups = ng > 0 ? g[at++] : 0;
+    for (Py_ssize_t q = 0; q < ngroups; q++) {
+        if (at >= ng) return -1;
+        Py_ssize_t nphases = g[at++];
+        int found = 0;
+        for (Py_ssize_t ph = 0; ph < nphases; ph++) {
+            if (at >= ng) return -1;
+            Py_ssize_t count = g[at++];
+            if (count < 0 || at + count > ng) return -1;
+            int all = 1;
+            for (Py_ssize_t k = 0; k < count; k++) {
+                int32_t i = g[at + k];
+                if (i < 0 || i >= nh) return -1;
+                if (!hit[i]) {
+                    all = 0;
+                    break;
+                }
+            }
+            at += count;
+            found |= all;
+        }
+        cand[q] = (uint8_t)found;
+    }
+    return 0;
+}
+
 static PyObject *py_strided_candidates(PyObject *self, PyObject *args) {
     PyObject *s;
     Py_ssize_t w, stride;
     Py_buffer hb, gb;
     if (!PyArg_ParseTuple(args, "Unny*y*:strided_candidates", &s, &w, &stride, &hb, &gb)) return NULL;
     PyObject *out = NULL;
-    uint8_t *hit = NULL;
+    uint8_t *hit = NULL, *cand = NULL;
     uint64_t *bloom = NULL;
     Py_ssize_t nh = hb.len / (Py_ssize_t)sizeof(uint64_t);
     const uint64_t *hs = (const uint64_t *)hb.buf;
@@ -1318,40 +1355,25 @@ static PyObject *py_strided_candidates(PyObject *self, PyObject *args) {
         else strided_4(d, n, w, stride, bloom, hs, nh, hit);
         Py_END_ALLOW_THREADS
     }
+    Py_ssize_t ngroups = ngroups_of(g, ng);
+    if (ngroups < 0) goto malformed;
+    cand = PyMem_Calloc(ngroups ? (size_t)ngroups : 1, 1);
+    if (!cand) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (candidates_of(g, ng, nh, hit, cand) < 0) goto malformed;
     out = PyList_New(0);
     if (!out) goto done;
-    /* the groups: read with bounds checks (the layout comes from Python) */
-    Py_ssize_t at = 0;
-    Py_ssize_t ngroups = ng > 0 ? g[at++] : 0;
     for (Py_ssize_t q = 0; q < ngroups; q++) {
-        if (at >= ng) goto malformed;
-        Py_ssize_t nphases = g[at++];
-        int found = 0;
-        for (Py_ssize_t ph = 0; ph < nphases; ph++) {
-            if (at >= ng) goto malformed;
-            Py_ssize_t count = g[at++];
-            if (count < 0 || at + count > ng) goto malformed;
-            int all = 1;
-            for (Py_ssize_t k = 0; k < count; k++) {
-                int32_t i = g[at + k];
-                if (i < 0 || i >= nh) goto malformed;
-                if (!hit[i]) {
-                    all = 0;
-                    break;
-                }
-            }
-            at += count;
-            found |= all;
+        if (!cand[q]) continue;
+        PyObject *qi = PyLong_FromSsize_t(q);
+        if (!qi || PyList_Append(out, qi) < 0) {
+            Py_XDECREF(qi);
+            Py_CLEAR(out);
+            goto done;
         }
-        if (found) {
-            PyObject *qi = PyLong_FromSsize_t(q);
-            if (!qi || PyList_Append(out, qi) < 0) {
-                Py_XDECREF(qi);
-                Py_CLEAR(out);
-                goto done;
-            }
-            Py_DECREF(qi);
-        }
+        Py_DECREF(qi);
     }
     goto done;
 malformed:
@@ -1359,25 +1381,109 @@ malformed:
     PyErr_SetString(PyExc_ValueError, "strided_candidates: malformed groups");
 done:
     PyMem_Free(hit);
+    PyMem_Free(cand);
     PyMem_Free(bloom);
     PyBuffer_Release(&hb);
     PyBuffer_Release(&gb);
     return out;
 }
 
-/* strided_occurs(skel, width, stride, needles) -> bool: whether one of needles (each at least
- * width + stride - 1 characters) is a substring of skel: the candidates strided_candidates gives,
- * tested in one strided pass without the GIL instead of one full search each (on the 1 GB bench row
- * nearly every candidate was false, and str.__contains__ held the GIL for a tenth of the run).
+/* strided_search(skel, width, stride, hashes, groups, needles) -> bool: whether the needle of some
+ * group strided_candidates would give occurs in skel: any(needles[q] in skel for q in candidates),
+ * in one strided pass without the GIL. needles[q] is group q's skeleton (at least width + stride - 1
+ * characters), whose windows' hashes the groups list.
  *
- * Exact: a needle that occurs at p has, for j = -p mod stride, its window at offset j at the strided
- * position P = p + j (P + width <= p + len(needle) <= len(skel): the pass reads it). Every strided
- * window whose hash equals the hash of some needle's window at its offset j (j < stride) is checked
- * by comparing that needle with skel at P - j, character by character: true only on a real match. */
+ * The pass hashes each strided window of skel once, marks the sorted hashes it finds (as
+ * strided_candidates does) and keeps where each found one was. A candidate that occurs at p has,
+ * for j = -p mod stride, its window at offset j at the strided position P = p + j (P + width <=
+ * p + len(needle) <= len(skel): the pass hashed it, and its hash is one of `hashes`, so P was
+ * kept). So only the kept positions are tested: each whose hash equals the hash of some
+ * candidate's window at its offset j (j < stride) is compared with that candidate at P - j,
+ * character by character; true only on a real match. On the 1 GB bench row most uncited sources
+ * had a candidate (a quote with one word changed still has most of its windows elsewhere), and
+ * confirming them with a second pass over the skeleton cost as much as the first. */
 typedef struct {
     uint64_t h;
     Py_ssize_t needle, j; /* needle -1: an empty slot */
 } Anchor;
+
+typedef struct {
+    Py_ssize_t *at; /* strided positions whose window's hash is one of the sorted hashes */
+    Py_ssize_t len, cap;
+    int nomem;
+} Kept;
+
+static inline void kept_add(Kept *k, Py_ssize_t at) {
+    if (k->nomem) return;
+    if (k->len == k->cap) {
+        Py_ssize_t cap = k->cap ? 2 * k->cap : 256;
+        Py_ssize_t *nb = PyMem_RawRealloc(k->at, (size_t)cap * sizeof(Py_ssize_t));
+        if (!nb) {
+            k->nomem = 1;
+            return;
+        }
+        k->at = nb;
+        k->cap = cap;
+    }
+    k->at[k->len++] = at;
+}
+
+/* window_seen's search, without its early stop: 1 when h is one of the sorted hashes (marked) */
+static inline int window_found(uint64_t h, const uint64_t *bloom, const uint64_t *hs, Py_ssize_t nh, uint8_t *hit) {
+    uint64_t top = h >> (64 - BLOOM_BITS);
+    if (!((bloom[top >> 6] >> (top & 63)) & 1)) return 0;
+    Py_ssize_t lo = 0, hi = nh;
+    while (lo < hi) {
+        Py_ssize_t mid = lo + (hi - lo) / 2;
+        if (hs[mid] < h) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo < nh && hs[lo] == h) {
+        hit[lo] = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* the strided windows of d[0..n): marks the hashes found and keeps their positions (four windows
+ * hashed side by side, as strided()) */
+static inline void strided_keep(int kind, const void *d, Py_ssize_t n, Py_ssize_t w, Py_ssize_t stride,
+                                const uint64_t *bloom, const uint64_t *hs, Py_ssize_t nh, uint8_t *hit, Kept *kept) {
+    Py_ssize_t s = 0;
+    for (; s + 3 * stride + w <= n; s += 4 * stride) {
+        uint64_t x0 = 0, x1 = 0, x2 = 0, x3 = 0;
+        for (Py_ssize_t i = 0; i < w; i++) {
+            x0 = x0 * SKEL_BASE + PyUnicode_READ(kind, d, s + i);
+            x1 = x1 * SKEL_BASE + PyUnicode_READ(kind, d, s + stride + i);
+            x2 = x2 * SKEL_BASE + PyUnicode_READ(kind, d, s + 2 * stride + i);
+            x3 = x3 * SKEL_BASE + PyUnicode_READ(kind, d, s + 3 * stride + i);
+        }
+        if (window_found(x0, bloom, hs, nh, hit)) kept_add(kept, s);
+        if (window_found(x1, bloom, hs, nh, hit)) kept_add(kept, s + stride);
+        if (window_found(x2, bloom, hs, nh, hit)) kept_add(kept, s + 2 * stride);
+        if (window_found(x3, bloom, hs, nh, hit)) kept_add(kept, s + 3 * stride);
+    }
+    for (; s + w <= n; s += stride) {
+        uint64_t x = 0;
+        for (Py_ssize_t i = 0; i < w; i++) x = x * SKEL_BASE + PyUnicode_READ(kind, d, s + i);
+        if (window_found(x, bloom, hs, nh, hit)) kept_add(kept, s);
+    }
+}
+#define STRIDED_KEEP(K, KIND)                                                                                \
+    FLATTEN static void strided_keep_##K(const void *d, Py_ssize_t n, Py_ssize_t w, Py_ssize_t st,           \
+                                         const uint64_t *bl, const uint64_t *hs, Py_ssize_t nh, uint8_t *hit, \
+                                         Kept *kept) {                                                       \
+        strided_keep(KIND, d, n, w, st, bl, hs, nh, hit, kept);                                              \
+    }
+STRIDED_KEEP(1, PyUnicode_1BYTE_KIND)
+STRIDED_KEEP(2, PyUnicode_2BYTE_KIND)
+STRIDED_KEEP(4, PyUnicode_4BYTE_KIND)
+
+static inline uint64_t window_hash_at(int kind, const void *d, Py_ssize_t at, Py_ssize_t w) {
+    uint64_t x = 0;
+    for (Py_ssize_t i = 0; i < w; i++) x = x * SKEL_BASE + PyUnicode_READ(kind, d, at + i);
+    return x;
+}
 
 static int needle_at(int kind, const void *d, Py_ssize_t n, Py_ssize_t at, PyObject *needle) {
     Py_ssize_t m = PyUnicode_GET_LENGTH(needle);
@@ -1389,54 +1495,16 @@ static int needle_at(int kind, const void *d, Py_ssize_t n, Py_ssize_t at, PyObj
     return 1;
 }
 
-static int strided_occurs(int kind, const void *d, Py_ssize_t n, Py_ssize_t w, Py_ssize_t stride,
-                          const Anchor *table, size_t mask, PyObject *const *needles) {
-    for (Py_ssize_t s = 0; s + w <= n; s += stride) {
-        uint64_t x = 0;
-        for (Py_ssize_t i = 0; i < w; i++) x = x * SKEL_BASE + PyUnicode_READ(kind, d, s + i);
-        for (size_t slot = (size_t)(x ^ (x >> 29)) & mask; table[slot].needle >= 0; slot = (slot + 1) & mask)
-            if (table[slot].h == x && needle_at(kind, d, n, s - table[slot].j, needles[table[slot].needle]))
-                return 1;
-    }
-    return 0;
-}
-
-static PyObject *py_strided_occurs(PyObject *self, PyObject *args) {
-    PyObject *s, *list;
-    Py_ssize_t w, stride;
-    if (!PyArg_ParseTuple(args, "UnnO!:strided_occurs", &s, &w, &stride, &PyList_Type, &list)) return NULL;
-    Py_ssize_t k = PyList_GET_SIZE(list);
-    if (w <= 0 || stride <= 0 || w > 64 || stride > 64) {
-        PyErr_SetString(PyExc_ValueError, "strided_occurs: width and stride must be between 1 and 64");
-        return NULL;
-    }
-    for (Py_ssize_t q = 0; q < k; q++) {
-        PyObject *needle = PyList_GET_ITEM(list, q);
-        if (!PyUnicode_Check(needle) || PyUnicode_GET_LENGTH(needle) < w + stride - 1) {
-            PyErr_SetString(PyExc_ValueError, "strided_occurs: each needle must be a str of at least width + stride - 1 characters");
-            return NULL;
-        }
-    }
-    if (k == 0) Py_RETURN_FALSE;
-    size_t size = 16;
-    while (size < (size_t)(k * stride) * 4) size *= 2;
-    Anchor *table = PyMem_Malloc(size * sizeof(Anchor));
-    PyObject **needles = PyMem_Malloc((size_t)k * sizeof(PyObject *));
-    if (!table || !needles) {
-        PyMem_Free(table);
-        PyMem_Free(needles);
-        return PyErr_NoMemory();
-    }
+/* the candidates' windows at each offset j < stride, by hash (open addressing; size a power of two) */
+static void anchors_of(Anchor *table, size_t size, PyObject *const *needles, const uint8_t *cand, Py_ssize_t k,
+                       Py_ssize_t w, Py_ssize_t stride) {
     for (size_t i = 0; i < size; i++) table[i].needle = -1;
     for (Py_ssize_t q = 0; q < k; q++) {
-        PyObject *needle = PyList_GET_ITEM(list, q);
-        Py_INCREF(needle); /* held while the GIL is released (the list may change meanwhile) */
-        needles[q] = needle;
-        int nk = PyUnicode_KIND(needle);
-        const void *nd = PyUnicode_DATA(needle);
+        if (!cand[q]) continue;
+        int nk = PyUnicode_KIND(needles[q]);
+        const void *nd = PyUnicode_DATA(needles[q]);
         for (Py_ssize_t j = 0; j < stride; j++) {
-            uint64_t x = 0;
-            for (Py_ssize_t i = 0; i < w; i++) x = x * SKEL_BASE + PyUnicode_READ(nk, nd, j + i);
+            uint64_t x = window_hash_at(nk, nd, j, w);
             size_t slot = (size_t)(x ^ (x >> 29)) & (size - 1);
             while (table[slot].needle >= 0) slot = (slot + 1) & (size - 1);
             table[slot].h = x;
@@ -1444,17 +1512,115 @@ static PyObject *py_strided_occurs(PyObject *self, PyObject *args) {
             table[slot].j = j;
         }
     }
+}
+
+/* whether some candidate occurs: only the kept positions are tested (see above) */
+static int kept_match(int kind, const void *d, Py_ssize_t n, Py_ssize_t w, const Kept *kept, const Anchor *table,
+                      size_t mask, PyObject *const *needles) {
+    for (Py_ssize_t r = 0; r < kept->len; r++) {
+        Py_ssize_t s = kept->at[r];
+        uint64_t x = window_hash_at(kind, d, s, w);
+        for (size_t slot = (size_t)(x ^ (x >> 29)) & mask; table[slot].needle >= 0; slot = (slot + 1) & mask)
+            if (table[slot].h == x && needle_at(kind, d, n, s - table[slot].j, needles[table[slot].needle]))
+                return 1;
+    }
+    return 0;
+}
+
+static PyObject *py_strided_search(PyObject *self, PyObject *args) {
+    PyObject *s, *list;
+    Py_ssize_t w, stride;
+    Py_buffer hb, gb;
+    if (!PyArg_ParseTuple(args, "Unny*y*O!:strided_search", &s, &w, &stride, &hb, &gb, &PyList_Type, &list))
+        return NULL;
+    PyObject *out = NULL, **needles = NULL;
+    uint8_t *hit = NULL, *cand = NULL;
+    uint64_t *bloom = NULL;
+    Anchor *table = NULL;
+    Kept kept = {NULL, 0, 0, 0};
+    Py_ssize_t held = 0; /* needles INCREF'd (held while the GIL is released: the list may change) */
+    Py_ssize_t nh = hb.len / (Py_ssize_t)sizeof(uint64_t);
+    const uint64_t *hs = (const uint64_t *)hb.buf;
+    const int32_t *g = (const int32_t *)gb.buf;
+    Py_ssize_t ng = gb.len / (Py_ssize_t)sizeof(int32_t);
+    Py_ssize_t k = PyList_GET_SIZE(list);
+    Py_ssize_t ngroups = ngroups_of(g, ng);
+    if (w <= 0 || stride <= 0 || w > 64 || stride > 64) {
+        PyErr_SetString(PyExc_ValueError, "strided_search: width and stride must be between 1 and 64");
+        goto done;
+    }
+    if (ngroups < 0) goto malformed;
+    if (ngroups != k) {
+        PyErr_SetString(PyExc_ValueError, "strided_search: one needle per group");
+        goto done;
+    }
+    needles = PyMem_Malloc((size_t)(k ? k : 1) * sizeof(PyObject *));
+    hit = PyMem_Calloc(nh ? (size_t)nh : 1, 1);
+    cand = PyMem_Calloc(k ? (size_t)k : 1, 1);
+    bloom = bloom_of(hs, nh);
+    if (!needles || !hit || !cand || !bloom) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (; held < k; held++) {
+        PyObject *needle = PyList_GET_ITEM(list, held);
+        if (!PyUnicode_Check(needle) || PyUnicode_GET_LENGTH(needle) < w + stride - 1) {
+            PyErr_SetString(PyExc_ValueError,
+                            "strided_search: each needle must be a str of at least width + stride - 1 characters");
+            goto done;
+        }
+        Py_INCREF(needle);
+        needles[held] = needle;
+    }
     Py_ssize_t n = PyUnicode_GET_LENGTH(s);
     int kind = PyUnicode_KIND(s);
     const void *d = PyUnicode_DATA(s);
-    int found;
-    Py_BEGIN_ALLOW_THREADS
-    found = strided_occurs(kind, d, n, w, stride, table, size - 1, needles);
-    Py_END_ALLOW_THREADS
-    for (Py_ssize_t q = 0; q < k; q++) Py_DECREF(needles[q]);
-    PyMem_Free(table);
+    int found = 0, bad = 0, oom = 0;
+    size_t size = 16;
+    if (nh > 0 && n >= w) {
+        Py_BEGIN_ALLOW_THREADS
+        if (kind == PyUnicode_1BYTE_KIND) strided_keep_1(d, n, w, stride, bloom, hs, nh, hit, &kept);
+        else if (kind == PyUnicode_2BYTE_KIND) strided_keep_2(d, n, w, stride, bloom, hs, nh, hit, &kept);
+        else strided_keep_4(d, n, w, stride, bloom, hs, nh, hit, &kept);
+        if (!kept.nomem) {
+            bad = candidates_of(g, ng, nh, hit, cand) < 0;
+            Py_ssize_t ncand = 0;
+            for (Py_ssize_t q = 0; q < k; q++) ncand += cand[q];
+            if (!bad && ncand > 0) {
+                while (size < (size_t)(ncand * stride) * 4) size *= 2;
+                table = PyMem_RawMalloc(size * sizeof(Anchor));
+                if (table) {
+                    anchors_of(table, size, needles, cand, k, w, stride);
+                    found = kept_match(kind, d, n, w, &kept, table, size - 1, needles);
+                } else {
+                    oom = 1;
+                }
+            }
+        }
+        Py_END_ALLOW_THREADS
+        if (bad) goto malformed;
+        if (kept.nomem || oom) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    } else if (candidates_of(g, ng, nh, hit, cand) < 0) {
+        goto malformed;
+    }
+    out = PyBool_FromLong(found);
+    goto done;
+malformed:
+    PyErr_SetString(PyExc_ValueError, "strided_search: malformed groups");
+done:
+    for (Py_ssize_t q = 0; q < held; q++) Py_DECREF(needles[q]);
     PyMem_Free(needles);
-    return PyBool_FromLong(found);
+    PyMem_Free(hit);
+    PyMem_Free(cand);
+    PyMem_Free(bloom);
+    PyMem_RawFree(table);
+    PyMem_RawFree(kept.at);
+    PyBuffer_Release(&hb);
+    PyBuffer_Release(&gb);
+    return out;
 }
 
 static PyObject *py_skeleton_setup(PyObject *self, PyObject *args) {
@@ -1492,9 +1658,10 @@ static PyMethodDef methods[] = {
      "strided_candidates(skel, width, stride, hashes, groups) -> list[int]: the groups some phase of\n"
      "which has every window among the windows of skel that start at a multiple of stride (see the C\n"
      "source for the layout of groups)."},
-    {"strided_occurs", py_strided_occurs, METH_VARARGS,
-     "strided_occurs(skel, width, stride, needles) -> bool: whether one of needles (each at least\n"
-     "width + stride - 1 characters) occurs in skel, tested without the GIL in one strided pass."},
+    {"strided_search", py_strided_search, METH_VARARGS,
+     "strided_search(skel, width, stride, hashes, groups, needles) -> bool: whether the needle\n"
+     "(needles[q], group q's skeleton) of some candidate strided_candidates would give occurs in skel,\n"
+     "in one strided pass without the GIL."},
     {"window_hits", py_window_hits, METH_VARARGS,
      "window_hits(skel, width, hashes) -> bytes: per sorted uint64 rolling hash (claimledger.skeleton.\n"
      "window_hash), 1 when some window of width characters of skel has it."},

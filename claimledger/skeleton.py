@@ -284,14 +284,11 @@ class Prefilter:
             return any(s in skel for s in self.long)
         if self._strided is not None and hasattr(ext, "strided_candidates"):
             st = self._strided
+            search = getattr(ext, "strided_search", None)  # (None: an extension built before it)
+            if search is not None:  # candidates and their confirmation in one pass without the GIL
+                return bool(search(skel, WINDOW, STRIDE, st.hashes, st.groups, self.long))
             maybe = ext.strided_candidates(skel, WINDOW, STRIDE, st.hashes, st.groups)
-            if not maybe:
-                return False
-            occurs = getattr(ext, "strided_occurs", None)  # (None: an extension built before it)
-            if occurs is None:
-                return any(self.long[i] in skel for i in maybe)
-            # the candidates in one compiled pass without the GIL (most of them do not occur)
-            return bool(occurs(skel, WINDOW, STRIDE, [self.long[i] for i in maybe]))
+            return any(self.long[i] in skel for i in maybe)
         hits = ext.window_hits(skel, WINDOW, self._hashes)
         # a skeleton one of whose windows does not occur cannot occur itself
         return any(all(hits[i] for i in t) and s in skel for s, t in zip(self.long, self._tiles, strict=True))

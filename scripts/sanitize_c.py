@@ -13,7 +13,7 @@ sanitizer runtime preloaded:
 - long texts (past the size where the C core releases the GIL) normalized and skeletonized (from
   the text and from its UTF-8 bytes) on four threads at once, compared with the pure-Python results;
 - the GIL-free UTF-8 codec (``_cutf8skel.decode_utf8`` / ``encode_utf8``), the newline count of
-  ``_cseeds.count_newlines`` and the strided confirmation ``_cnormalize.strided_occurs`` against
+  ``_cseeds.count_newlines`` and the strided search ``_cnormalize.strided_search`` against
   their Python definitions on random texts of every width, long enough to run without the GIL;
 - any other extension's import (an extension this script does not know is at least loaded).
 
@@ -124,6 +124,7 @@ sys.exit(1 if bad else 0)
 CODEC_FUZZ = r"""
 import random, sys, time
 import claimledger._cutf8skel as u, claimledger._cseeds as c, claimledger._cnormalize as n
+from claimledger.skeleton import _Strided
 for m in (u, c, n):
     assert m.__file__.startswith(sys.argv[1]), m
 rng = random.Random(int(sys.argv[3]))
@@ -147,9 +148,11 @@ while time.time() - t0 < float(sys.argv[2]):
     bad += c.count_newlines(text, bounds) != [text.count("\n", bounds[i], bounds[i + 1]) for i in range(0, 6, 2)]
     needles = [text[a : a + 40] if len(text) > 80 and rng.random() < 0.5 else "".join(rng.choice(al) for _ in range(40))
                for a in [rng.randrange(max(1, len(text) - 40)) for _ in range(3)]]
-    bad += n.strided_occurs(text, 16, 16, needles) != any(x in text for x in needles)
+    long = sorted(set(needles))
+    tables = _Strided.of(long)
+    bad += n.strided_search(text, 16, 16, tables.hashes, tables.groups, long) != any(x in text for x in long)
     k += 1
-print(f"codec, newline count, strided confirmation: {k} cases, {bad} differences")
+print(f"codec, newline count, strided search: {k} cases, {bad} differences")
 sys.exit(1 if bad else 0)
 """
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 import shutil
 from pathlib import Path
@@ -110,8 +111,8 @@ def test_an_entry_is_one_file_written_once_and_a_torn_one_is_rebuilt(tmp_path: P
     index_source("s", str(src), cfg)  # a plain UTF-8 text is cached the second time it is read
     first = index_source("s", str(src), cfg)
     entry = _cache_path(cfg, index_key(first.source.sha256, "text/plain", cfg))
-    # no second file, no temporary left (besides the marker of the first reading)
-    assert sorted(p.name for p in entry.parent.iterdir()) == sorted([entry.name, entry.with_suffix(".seen").name])
+    # no second file, no temporary left
+    assert [p.name for p in entry.parent.iterdir()] == [entry.name]
     assert index_source("s", str(src), cfg).from_cache
     blob = entry.read_bytes()
     for cut in (len(blob) - 3, len(blob) // 2, 10):
@@ -242,19 +243,62 @@ def test_the_cache_writer_bounds_the_characters_waiting(
 
 def test_a_cheap_reading_is_cached_the_second_time_it_is_read(tmp_path: Path) -> None:
     """A plain UTF-8 text normalized by the compiled core costs about what its cache entry would to
-    load: the first read leaves an empty marker, the second writes the entry, the third loads it.
-    The text is the same every time."""
+    load: the first read leaves a row in the index's seen store (no file per source), the second
+    writes the entry, the third loads it. The text is the same every time."""
+    import sqlite3
+
     cfg = GateConfig(cache_dir=tmp_path / "cache")
     src = tmp_path / "s.txt"
     src.write_text("Errors fell by 37 percent in the trial. 試験では誤りが37％減った。", "utf-8")
     first = index_source("s", str(src), cfg)
-    entry = _cache_path(cfg, index_key(first.source.sha256, "text/plain", cfg))
-    assert not first.from_cache and not entry.exists() and entry.with_suffix(".seen").read_bytes() == b""
+    key = index_key(first.source.sha256, "text/plain", cfg)
+    entry = _cache_path(cfg, key)
+    assert not first.from_cache and not entry.parent.exists()
+    store = entry.parent.parent / "seen.sqlite"
+    with contextlib.closing(sqlite3.connect(store)) as db:
+        assert db.execute("SELECT key, payload FROM seen").fetchall() == [(key.digest, "")]
     second = index_source("s", str(src), cfg)
     assert not second.from_cache and entry.exists()
     third = index_source("s", str(src), cfg)
     assert third.from_cache
     assert first.primary.text == second.primary.text == third.primary.text
+
+
+def test_a_run_records_its_sightings_when_it_closes(tmp_path: Path) -> None:
+    """In a run the sightings are kept in memory and written in one transaction when the run's
+    cache writer closes (after the verdicts); a forged row (its check does not match) is not a
+    sighting, and a seen store that cannot be opened means the entry is never written."""
+    import hashlib
+    import sqlite3
+
+    from claimledger.load.index import CacheWriter
+    from claimledger.load.rows import row_check
+
+    cfg = GateConfig(cache_dir=tmp_path / "cache")
+    src = tmp_path / "s.txt"
+    src.write_text("Errors fell by 37 percent in the trial.", "utf-8")
+    key = index_key(hashlib.sha256(src.read_bytes()).hexdigest(), "text/plain", cfg)
+    store = _cache_path(cfg, key).parent.parent / "seen.sqlite"
+    writer = CacheWriter()
+    assert not writer.seen_before(cfg, key)
+    assert writer.seen_before(cfg, key)  # read again in the same run
+    with contextlib.closing(sqlite3.connect(store)) as db:
+        assert db.execute("SELECT * FROM seen").fetchall() == []  # not yet written
+    writer.close()
+    with contextlib.closing(sqlite3.connect(store)) as db:
+        assert db.execute("SELECT key, payload, check_ FROM seen").fetchall() == [
+            (key.digest, "", row_check(key.digest, ""))
+        ]
+        with db:
+            db.execute("UPDATE seen SET check_ = ?", ("0" * 64,))  # forged
+    assert not CacheWriter().seen_before(cfg, key)
+    # a folder where the store's file belongs: never seen, never cached, the reading still right
+    other = GateConfig(cache_dir=tmp_path / "other")
+    (_cache_path(other, key).parent.parent / "seen.sqlite").mkdir(parents=True)
+    for _ in range(3):
+        got = index_source("s", str(src), other)
+        assert not got.from_cache and got.source.text.startswith("Errors fell")
+    assert not _cache_path(other, key).exists()
 
 
 def test_costly_readings_are_cached_the_first_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -275,23 +319,3 @@ def test_costly_readings_are_cached_the_first_time(tmp_path: Path, monkeypatch: 
     (tmp_path / "plain.txt").write_text("Errors fell by 37 percent.", "utf-8")
     assert not index_source("plain", str(tmp_path / "plain.txt"), cfg).from_cache
     assert index_source("plain", str(tmp_path / "plain.txt"), cfg).from_cache
-
-
-def test_a_link_planted_as_a_marker_is_never_followed(tmp_path: Path) -> None:
-    """The marker is created exclusively: a symbolic link planted under its name (pointing where a
-    file does not exist yet) counts as seen and no file is created through it."""
-    cfg = GateConfig(cache_dir=tmp_path / "cache")
-    src = tmp_path / "s.txt"
-    src.write_text("Errors fell by 37 percent in the trial.", "utf-8")
-    import hashlib
-
-    key = index_key(hashlib.sha256(src.read_bytes()).hexdigest(), "text/plain", cfg)
-    marker = _cache_path(cfg, key).with_suffix(".seen")
-    marker.parent.mkdir(parents=True)
-    target = tmp_path / "elsewhere" / "created"
-    target.parent.mkdir()
-    marker.symlink_to(target)
-    first = index_source("s", str(src), cfg)
-    assert not target.exists() and marker.is_symlink()
-    assert not first.from_cache and _cache_path(cfg, key).exists()  # seen: the entry is written
-    assert index_source("s", str(src), cfg).from_cache

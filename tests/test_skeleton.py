@@ -10,7 +10,9 @@ occurs, and the scan gives the same results with it as when every uncited source
 
 from __future__ import annotations
 
+import contextlib
 import random
+import sqlite3
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -21,7 +23,7 @@ from claimledger import GateConfig, skeleton
 from claimledger import _normalize_core as core
 from claimledger.checks.context import RunContext
 from claimledger.checks.quote_scan import scan_quotes
-from claimledger.load.index import _cache_path, index_key, index_source
+from claimledger.load.index import INDEX_VERSION, _cache_path, index_key, index_source
 from claimledger.model.claim import Ledger
 from claimledger.normalize import normalize_c, normalize_py, normalize_quote
 from tests.normalize_cases import cases
@@ -163,7 +165,9 @@ def test_uncited_sources_without_a_pending_quote_are_never_indexed(tmp_path: Pat
     # time it is read); c could not hold any pending quote: read, never normalized
     ctx.close()  # the index entries are written by then
     entry = {sid: _cache_path(cfg, index_key(ctx.source_facts()[sid].sha256 or "", "text/plain", cfg)) for sid in texts}
-    assert {sid for sid in texts if entry[sid].with_suffix(".seen").exists()} == {"a", "b", "d"}
+    with contextlib.closing(sqlite3.connect(cfg.cache_dir / "index" / f"v{INDEX_VERSION}" / "seen.sqlite")) as db:
+        seen = {name for (name,) in db.execute("SELECT key FROM seen")}
+    assert {sid for sid in texts if entry[sid].stem in seen} == {"a", "b", "d"}
     assert not any(path.exists() for path in entry.values())
     # the run still records every source's SHA-256 (the reproducibility block)
     assert all(ctx.source_facts()[sid].sha256 for sid in texts)
@@ -269,16 +273,17 @@ def test_malformed_strided_groups_are_refused(ext: ModuleType) -> None:
         ext.strided_candidates("abc", 0, 1, hashes, b"")
 
 
-def test_strided_occurs_is_the_substring_test(ext: ModuleType) -> None:
-    """The candidates of the strided test are confirmed in one compiled pass (strided_occurs): true
-    exactly when one of them is a substring, at every phase, near the ends, of every width, and for
-    needles that differ from the text in one character (their windows mostly occur)."""
+def test_strided_search_is_the_substring_test_of_the_candidates(ext: ModuleType) -> None:
+    """The strided test and the confirmation of its candidates run in one compiled pass
+    (strided_search): true exactly when one of the skeletons is a substring, at every phase, near
+    the ends, of every width, and for skeletons that differ from the text in one character (their
+    windows mostly occur); always the substring test of strided_candidates' candidates."""
     w, st = skeleton.WINDOW, skeleton.STRIDE
     rng = random.Random(29)
     for _ in range(4000):
         alphabet = rng.choice(["ab", "abc", "aé日", "a\U0001f600b", "0123456789"])
         skel = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 300)))
-        needles = []
+        needles = set()
         for _ in range(rng.randrange(1, 5)):
             size = rng.randrange(w + st - 1, w + st + 40)
             if len(skel) >= size and rng.random() < 0.6:
@@ -289,10 +294,24 @@ def test_strided_occurs_is_the_substring_test(ext: ModuleType) -> None:
                     needle = needle[:k] + rng.choice(alphabet) + needle[k + 1 :]
             else:
                 needle = "".join(rng.choice(alphabet) for _ in range(size))
-            needles.append(needle)
-        assert ext.strided_occurs(skel, w, st, needles) == any(n in skel for n in needles), (skel, needles)
-    assert ext.strided_occurs("x" * 100, w, st, []) is False
-    with pytest.raises(ValueError):
-        ext.strided_occurs("x" * 100, w, st, ["x" * (w + st - 2)])  # too short for every phase
-    with pytest.raises(ValueError):
-        ext.strided_occurs("x" * 100, 0, st, ["x" * 40])
+            needles.add(needle)
+        long = sorted(needles)
+        tables = skeleton._Strided.of(long)
+        assert tables is not None
+        want = any(n in skel for n in long)
+        maybe = ext.strided_candidates(skel, w, st, tables.hashes, tables.groups)
+        assert want == any(long[i] in skel for i in maybe)  # (never a false "cannot")
+        assert ext.strided_search(skel, w, st, tables.hashes, tables.groups, long) is want, (skel, long)
+    tables = skeleton._Strided.of(["x" * 40])
+    assert tables is not None
+    assert ext.strided_search("x" * 100, w, st, tables.hashes, tables.groups, ["x" * 40]) is True
+    assert ext.strided_search("x" * 10, w, st, tables.hashes, tables.groups, ["x" * 40]) is False
+    with pytest.raises(ValueError, match="one needle per group"):
+        ext.strided_search("x" * 100, w, st, tables.hashes, tables.groups, [])
+    with pytest.raises(ValueError, match="at least"):  # too short for every phase
+        ext.strided_search("x" * 100, w, st, tables.hashes, tables.groups, ["x" * (w + st - 2)])
+    with pytest.raises(ValueError, match="between 1 and 64"):
+        ext.strided_search("x" * 100, 0, st, tables.hashes, tables.groups, ["x" * 40])
+    bad = bytes(__import__("array").array("i", [1, 1, 1, 7]))
+    with pytest.raises(ValueError, match="malformed"):
+        ext.strided_search("x" * 100, w, st, tables.hashes, bad, ["x" * 40])

@@ -14,7 +14,7 @@ from claimledger._config import GateConfig
 from claimledger._exceptions import SourceError
 from claimledger.checks.quote_scan import Key, QuoteResult, scan_quotes
 from claimledger.load.data import DataStore
-from claimledger.load.index import CacheWriter, IndexedSource, IndexKey, Reading, RuledOut, read_source
+from claimledger.load.index import CacheWriter, IndexedSource, Reading, RuledOut, read_source
 from claimledger.load.sources import resolve_origin
 from claimledger.metrics import MetricRegistry, run_registry
 from claimledger.model.claim import Ledger
@@ -47,7 +47,7 @@ def _read_ahead(
     read, on the read-ahead thread: with ``keep``, a reading it lets through is indexed there too.
     ``then(ix)`` runs there on the indexed source (a failure in it is dropped: it only prepares
     what the scan would otherwise do itself)."""
-    got = read_source(source_id, origin, config, lazy=keep is not None, store=store.put, prefilter=keep)
+    got = read_source(source_id, origin, config, lazy=keep is not None, store=store, prefilter=keep)
     if isinstance(got, Reading) and keep is not None and keep.may_contain(got.source.text):
         got = got.index()
     if then is not None and isinstance(got, IndexedSource):
@@ -164,9 +164,6 @@ class RunContext:
             self._writer = CacheWriter()
         return self._writer
 
-    def _store(self, ix: IndexedSource, config: GateConfig, key: IndexKey) -> None:
-        self._cache_writer().put(ix, config, key)
-
     def _read(
         self, source_id: str, *, lazy: bool, keep: Keep | None = None
     ) -> IndexedSource | Reading | RuledOut | SourceError:
@@ -175,7 +172,7 @@ class RunContext:
             if ahead is not None:
                 got = ahead[0].result()
             else:
-                got = read_source(source_id, self.origins[source_id], self.config, lazy=lazy, store=self._store,
+                got = read_source(source_id, self.origins[source_id], self.config, lazy=lazy, store=self._cache_writer(),
                                   prefilter=keep)  # fmt: skip
         except SourceError as exc:
             self._facts[source_id] = _SourceFacts(None, None, exc)

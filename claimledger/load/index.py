@@ -20,7 +20,7 @@ go to :class:`CacheWriter`, a background thread the run waits for only when it c
 verdicts; the entries waiting there are bounded in characters, so memory stays bounded. A cheap
 reading (a plain text that is its bytes' UTF-8 decoding, normalized by the compiled core: about as
 quick to redo as its entry is to load) is cached the second time a run reads it, not the first
-(:func:`seen_before`): a corpus checked once leaves no copy of itself here.
+(:mod:`claimledger.load.seen`): a corpus checked once leaves no copy of itself here.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ import tempfile
 import threading
 from array import array
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +48,7 @@ from claimledger._exceptions import SourceError
 from claimledger._files import digest_files
 from claimledger.load import utf8 as utf8_codec
 from claimledger.load.fetch import default_cache_dir
+from claimledger.load.seen import SeenReadings
 from claimledger.load.sources import extract, read_bytes, sniff_media_type
 from claimledger.load.text import AOZORA_MARKS
 from claimledger.model.source import Source
@@ -184,35 +185,6 @@ def _store(ix: IndexedSource, config: GateConfig, key: IndexKey) -> None:
         raise
 
 
-def seen_before(config: GateConfig, key: IndexKey) -> bool:
-    """Whether an earlier run read the reading named ``key`` (a marker beside its cache entry, left
-    now when there was none: empty, it holds nothing a run could use).
-
-    A cheap reading (:meth:`Reading.cheap`) is cached only the second time a run reads it. The first
-    check of a corpus then neither writes an entry per plain-text source (on the 1 GB bench row, 330
-    MB of normalized text: the most costly thread of the run) nor leaves a copy of every source in
-    the cache folder, and a corpus checked again is cached for the runs after. A marker that cannot
-    be written (a read-only cache) only means no entry is written: the reading is redone, as it is
-    without the cache."""
-    marker = _cache_path(config, key).with_suffix(".seen")
-    # created exclusively: the test and the creation are one step, and a link planted under the
-    # marker's name is never followed (O_EXCL), so no file is ever created elsewhere through it
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-    for attempt in range(2):
-        try:
-            os.close(os.open(marker, flags, 0o600))
-            return False
-        except FileExistsError:
-            return True  # (a planted link counts as seen: the entry is then written, no more)
-        except FileNotFoundError:
-            if attempt == 0:
-                with contextlib.suppress(OSError):
-                    marker.parent.mkdir(parents=True, exist_ok=True)
-        except OSError:
-            break
-    return False
-
-
 def _store_quietly(ix: IndexedSource, config: GateConfig, key: IndexKey) -> None:
     # a cache entry only saves time later: failing to write one (a read-only or full disk, a file
     # where a folder belongs) must never change a run
@@ -220,7 +192,36 @@ def _store_quietly(ix: IndexedSource, config: GateConfig, key: IndexKey) -> None
         _store(ix, config, key)
 
 
-Store = Callable[[IndexedSource, GateConfig, IndexKey], None]
+class Store(Protocol):
+    """Where a run's index entries go (:class:`CacheWriter`; :data:`WRITE_NOW` outside a run)."""
+
+    def put(self, ix: IndexedSource, config: GateConfig, key: IndexKey) -> None: ...
+
+    def seen_before(self, config: GateConfig, key: IndexKey) -> bool:
+        """Whether a run read the reading named ``key`` before (:mod:`claimledger.load.seen`);
+        this reading is recorded."""
+        ...
+
+
+def _seen_path(config: GateConfig) -> Path:
+    return (config.cache_dir or default_cache_dir()) / "index" / f"v{INDEX_VERSION}" / "seen.sqlite"
+
+
+class _WriteNow:
+    """Outside a run: each entry written at once, each sighting recorded at once (one transaction)."""
+
+    def put(self, ix: IndexedSource, config: GateConfig, key: IndexKey) -> None:
+        _store_quietly(ix, config, key)
+
+    def seen_before(self, config: GateConfig, key: IndexKey) -> bool:
+        seen = SeenReadings(_seen_path(config))
+        try:
+            return seen.seen_before(key.digest)
+        finally:
+            seen.close()
+
+
+WRITE_NOW: Store = _WriteNow()
 
 
 # entries waiting for the cache writer hold at most this many characters (text and normalized text)
@@ -241,6 +242,7 @@ class CacheWriter:
         self._pending: deque[tuple[Future[None], int]] = deque()
         self._chars = 0
         self._lock = threading.Lock()
+        self._seen: dict[Path, SeenReadings] = {}  # per cache folder; written when the run closes
 
     def put(self, ix: IndexedSource, config: GateConfig, key: IndexKey) -> None:
         size = len(ix.source.text) + len(ix.primary.text) + len(ix.hidden or "")
@@ -252,11 +254,22 @@ class CacheWriter:
             self._pending.append((self._pool.submit(_store_quietly, ix, config, key), size))
             self._chars += size
 
+    def seen_before(self, config: GateConfig, key: IndexKey) -> bool:
+        path = _seen_path(config)
+        with self._lock:
+            seen = self._seen.get(path)
+            if seen is None:
+                seen = self._seen[path] = SeenReadings(path)
+        return seen.seen_before(key.digest)
+
     def close(self) -> None:
         with self._lock:
             while self._pending:
                 self._pending.popleft()[0].result()
             self._chars = 0
+            for seen in self._seen.values():
+                seen.close()
+            self._seen.clear()
         self._pool.shutdown(wait=True)
 
 
@@ -355,15 +368,16 @@ class Reading:
         ix = IndexedSource(
             source, normalize(source.text), normalize(hidden).text if hidden else None, utf8=self.utf8
         )
-        if config.index_cache and (not self.cheap() or seen_before(config, self.key)):
-            (self.store or _store_quietly)(ix, config, self.key)
+        store = self.store or WRITE_NOW
+        if config.index_cache and (not self.cheap() or store.seen_before(config, self.key)):
+            store.put(ix, config, self.key)
         return ix
 
     def cheap(self) -> bool:
         """Whether reading the source again costs about what loading its cache entry would: a plain
         text that is its bytes' UTF-8 decoding (the bytes are read and hashed on every run anyway),
         normalized by the compiled core. Such a reading is cached the second time a run reads it
-        (:func:`seen_before`), not the first."""
+        (:mod:`claimledger.load.seen`), not the first."""
         return self.utf8 and compiled_core()
 
 
