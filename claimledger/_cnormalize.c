@@ -1428,27 +1428,50 @@ static inline void kept_add(Kept *k, Py_ssize_t at) {
     k->at[k->len++] = at;
 }
 
-/* window_seen's search, without its early stop: 1 when h is one of the sorted hashes (marked) */
-static inline int window_found(uint64_t h, const uint64_t *bloom, const uint64_t *hs, Py_ssize_t nh, uint8_t *hit) {
+/* The sorted hashes by value, for strided_search: open addressing, at most half full. A window's
+ * hash that passes the filter is looked up with one probe or a few, not a binary search (whose
+ * mispredicted branches were most of strided_search's time on the 1 GB bench row). */
+typedef struct {
+    uint64_t *keys;
+    int32_t *at; /* index into the sorted hashes; -1: an empty slot */
+    size_t mask;
+} HashIndex;
+
+static inline size_t hash_slot(uint64_t h, size_t mask) { return (size_t)((h * 0x9E3779B97F4A7C15ull) >> 32) & mask; }
+
+static int hash_index(HashIndex *ix, const uint64_t *hs, Py_ssize_t nh) {
+    size_t size = 16;
+    while (size < (size_t)nh * 2) size *= 2;
+    ix->keys = PyMem_Malloc(size * sizeof(uint64_t));
+    ix->at = PyMem_Malloc(size * sizeof(int32_t));
+    ix->mask = size - 1;
+    if (!ix->keys || !ix->at) return -1;
+    for (size_t i = 0; i < size; i++) ix->at[i] = -1;
+    for (Py_ssize_t k = 0; k < nh; k++) {
+        size_t slot = hash_slot(hs[k], ix->mask);
+        while (ix->at[slot] >= 0) slot = (slot + 1) & ix->mask;
+        ix->keys[slot] = hs[k];
+        ix->at[slot] = (int32_t)k;
+    }
+    return 0;
+}
+
+/* window_seen's test, without its early stop: 1 when h is one of the sorted hashes (marked) */
+static inline int window_found(uint64_t h, const uint64_t *bloom, const HashIndex *ix, uint8_t *hit) {
     uint64_t top = h >> (64 - BLOOM_BITS);
     if (!((bloom[top >> 6] >> (top & 63)) & 1)) return 0;
-    Py_ssize_t lo = 0, hi = nh;
-    while (lo < hi) {
-        Py_ssize_t mid = lo + (hi - lo) / 2;
-        if (hs[mid] < h) lo = mid + 1;
-        else hi = mid;
-    }
-    if (lo < nh && hs[lo] == h) {
-        hit[lo] = 1;
-        return 1;
-    }
+    for (size_t slot = hash_slot(h, ix->mask); ix->at[slot] >= 0; slot = (slot + 1) & ix->mask)
+        if (ix->keys[slot] == h) {
+            hit[ix->at[slot]] = 1;
+            return 1;
+        }
     return 0;
 }
 
 /* the strided windows of d[0..n): marks the hashes found and keeps their positions (four windows
  * hashed side by side, as strided()) */
 static inline void strided_keep(int kind, const void *d, Py_ssize_t n, Py_ssize_t w, Py_ssize_t stride,
-                                const uint64_t *bloom, const uint64_t *hs, Py_ssize_t nh, uint8_t *hit, Kept *kept) {
+                                const uint64_t *bloom, const HashIndex *hs, uint8_t *hit, Kept *kept) {
     Py_ssize_t s = 0;
     for (; s + 3 * stride + w <= n; s += 4 * stride) {
         uint64_t x0 = 0, x1 = 0, x2 = 0, x3 = 0;
@@ -1458,22 +1481,21 @@ static inline void strided_keep(int kind, const void *d, Py_ssize_t n, Py_ssize_
             x2 = x2 * SKEL_BASE + PyUnicode_READ(kind, d, s + 2 * stride + i);
             x3 = x3 * SKEL_BASE + PyUnicode_READ(kind, d, s + 3 * stride + i);
         }
-        if (window_found(x0, bloom, hs, nh, hit)) kept_add(kept, s);
-        if (window_found(x1, bloom, hs, nh, hit)) kept_add(kept, s + stride);
-        if (window_found(x2, bloom, hs, nh, hit)) kept_add(kept, s + 2 * stride);
-        if (window_found(x3, bloom, hs, nh, hit)) kept_add(kept, s + 3 * stride);
+        if (window_found(x0, bloom, hs, hit)) kept_add(kept, s);
+        if (window_found(x1, bloom, hs, hit)) kept_add(kept, s + stride);
+        if (window_found(x2, bloom, hs, hit)) kept_add(kept, s + 2 * stride);
+        if (window_found(x3, bloom, hs, hit)) kept_add(kept, s + 3 * stride);
     }
     for (; s + w <= n; s += stride) {
         uint64_t x = 0;
         for (Py_ssize_t i = 0; i < w; i++) x = x * SKEL_BASE + PyUnicode_READ(kind, d, s + i);
-        if (window_found(x, bloom, hs, nh, hit)) kept_add(kept, s);
+        if (window_found(x, bloom, hs, hit)) kept_add(kept, s);
     }
 }
 #define STRIDED_KEEP(K, KIND)                                                                                \
     FLATTEN static void strided_keep_##K(const void *d, Py_ssize_t n, Py_ssize_t w, Py_ssize_t st,           \
-                                         const uint64_t *bl, const uint64_t *hs, Py_ssize_t nh, uint8_t *hit, \
-                                         Kept *kept) {                                                       \
-        strided_keep(KIND, d, n, w, st, bl, hs, nh, hit, kept);                                              \
+                                         const uint64_t *bl, const HashIndex *hs, uint8_t *hit, Kept *kept) { \
+        strided_keep(KIND, d, n, w, st, bl, hs, hit, kept);                                                  \
     }
 STRIDED_KEEP(1, PyUnicode_1BYTE_KIND)
 STRIDED_KEEP(2, PyUnicode_2BYTE_KIND)
@@ -1537,6 +1559,7 @@ static PyObject *py_strided_search(PyObject *self, PyObject *args) {
     uint8_t *hit = NULL, *cand = NULL;
     uint64_t *bloom = NULL;
     Anchor *table = NULL;
+    HashIndex index = {NULL, NULL, 0};
     Kept kept = {NULL, 0, 0, 0};
     Py_ssize_t held = 0; /* needles INCREF'd (held while the GIL is released: the list may change) */
     Py_ssize_t nh = hb.len / (Py_ssize_t)sizeof(uint64_t);
@@ -1550,6 +1573,10 @@ static PyObject *py_strided_search(PyObject *self, PyObject *args) {
         goto done;
     }
     if (ngroups < 0) goto malformed;
+    if (nh > INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "strided_search: too many hashes");
+        goto done;
+    }
     if (ngroups != k) {
         PyErr_SetString(PyExc_ValueError, "strided_search: one needle per group");
         goto done;
@@ -1558,7 +1585,7 @@ static PyObject *py_strided_search(PyObject *self, PyObject *args) {
     hit = PyMem_Calloc(nh ? (size_t)nh : 1, 1);
     cand = PyMem_Calloc(k ? (size_t)k : 1, 1);
     bloom = bloom_of(hs, nh);
-    if (!needles || !hit || !cand || !bloom) {
+    if (!needles || !hit || !cand || !bloom || hash_index(&index, hs, nh) < 0) {
         PyErr_NoMemory();
         goto done;
     }
@@ -1579,9 +1606,9 @@ static PyObject *py_strided_search(PyObject *self, PyObject *args) {
     size_t size = 16;
     if (nh > 0 && n >= w) {
         Py_BEGIN_ALLOW_THREADS
-        if (kind == PyUnicode_1BYTE_KIND) strided_keep_1(d, n, w, stride, bloom, hs, nh, hit, &kept);
-        else if (kind == PyUnicode_2BYTE_KIND) strided_keep_2(d, n, w, stride, bloom, hs, nh, hit, &kept);
-        else strided_keep_4(d, n, w, stride, bloom, hs, nh, hit, &kept);
+        if (kind == PyUnicode_1BYTE_KIND) strided_keep_1(d, n, w, stride, bloom, &index, hit, &kept);
+        else if (kind == PyUnicode_2BYTE_KIND) strided_keep_2(d, n, w, stride, bloom, &index, hit, &kept);
+        else strided_keep_4(d, n, w, stride, bloom, &index, hit, &kept);
         if (!kept.nomem) {
             bad = candidates_of(g, ng, nh, hit, cand) < 0;
             Py_ssize_t ncand = 0;
@@ -1618,6 +1645,8 @@ done:
     PyMem_Free(bloom);
     PyMem_RawFree(table);
     PyMem_RawFree(kept.at);
+    PyMem_Free(index.keys);
+    PyMem_Free(index.at);
     PyBuffer_Release(&hb);
     PyBuffer_Release(&gb);
     return out;
