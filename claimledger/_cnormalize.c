@@ -1254,28 +1254,42 @@ static PyObject *py_window_hits(PyObject *self, PyObject *args) {
  * index ...]. A group is a candidate when for some phase every window was seen: a necessary
  * condition for its skeleton to occur, never a sufficient one (the caller tests the substring). */
 
+/* the hashes of the four windows of w characters at s, s + stride, s + 2 stride and s + 3 stride,
+ * advanced side by side (independent multiplications the processor overlaps) */
+static inline void hash4(int kind, const void *d, Py_ssize_t s, Py_ssize_t w, Py_ssize_t stride, uint64_t x[4]) {
+    uint64_t x0 = 0, x1 = 0, x2 = 0, x3 = 0;
+    for (Py_ssize_t i = 0; i < w; i++) {
+        x0 = x0 * SKEL_BASE + PyUnicode_READ(kind, d, s + i);
+        x1 = x1 * SKEL_BASE + PyUnicode_READ(kind, d, s + stride + i);
+        x2 = x2 * SKEL_BASE + PyUnicode_READ(kind, d, s + 2 * stride + i);
+        x3 = x3 * SKEL_BASE + PyUnicode_READ(kind, d, s + 3 * stride + i);
+    }
+    x[0] = x0;
+    x[1] = x1;
+    x[2] = x2;
+    x[3] = x3;
+}
+
+static inline uint64_t window_hash_at(int kind, const void *d, Py_ssize_t at, Py_ssize_t w) {
+    uint64_t x = 0;
+    for (Py_ssize_t i = 0; i < w; i++) x = x * SKEL_BASE + PyUnicode_READ(kind, d, at + i);
+    return x;
+}
+
 /* hashes of the windows starting at 0, stride, 2 stride, ...: four independent ones at a time */
 static inline void strided(int kind, const void *d, Py_ssize_t n, Py_ssize_t w, Py_ssize_t stride,
                            const uint64_t *bloom, const uint64_t *hs, Py_ssize_t nh, uint8_t *hit) {
     Py_ssize_t left = nh;
     Py_ssize_t s = 0;
     for (; s + 3 * stride + w <= n; s += 4 * stride) {
-        uint64_t x0 = 0, x1 = 0, x2 = 0, x3 = 0;
-        for (Py_ssize_t i = 0; i < w; i++) {
-            x0 = x0 * SKEL_BASE + PyUnicode_READ(kind, d, s + i);
-            x1 = x1 * SKEL_BASE + PyUnicode_READ(kind, d, s + stride + i);
-            x2 = x2 * SKEL_BASE + PyUnicode_READ(kind, d, s + 2 * stride + i);
-            x3 = x3 * SKEL_BASE + PyUnicode_READ(kind, d, s + 3 * stride + i);
-        }
-        if (window_seen(x0, bloom, hs, nh, hit, &left) || window_seen(x1, bloom, hs, nh, hit, &left) ||
-            window_seen(x2, bloom, hs, nh, hit, &left) || window_seen(x3, bloom, hs, nh, hit, &left))
+        uint64_t x[4];
+        hash4(kind, d, s, w, stride, x);
+        if (window_seen(x[0], bloom, hs, nh, hit, &left) || window_seen(x[1], bloom, hs, nh, hit, &left) ||
+            window_seen(x[2], bloom, hs, nh, hit, &left) || window_seen(x[3], bloom, hs, nh, hit, &left))
             return;
     }
-    for (; s + w <= n; s += stride) {
-        uint64_t x = 0;
-        for (Py_ssize_t i = 0; i < w; i++) x = x * SKEL_BASE + PyUnicode_READ(kind, d, s + i);
-        if (window_seen(x, bloom, hs, nh, hit, &left)) return;
-    }
+    for (; s + w <= n; s += stride)
+        if (window_seen(window_hash_at(kind, d, s, w), bloom, hs, nh, hit, &left)) return;
 }
 #define STRIDED(K, KIND)                                                                                     \
     FLATTEN static void strided_##K(const void *d, Py_ssize_t n, Py_ssize_t w, Py_ssize_t st, const uint64_t *bl, \
@@ -1474,23 +1488,13 @@ static inline void strided_keep(int kind, const void *d, Py_ssize_t n, Py_ssize_
                                 const uint64_t *bloom, const HashIndex *hs, uint8_t *hit, Kept *kept) {
     Py_ssize_t s = 0;
     for (; s + 3 * stride + w <= n; s += 4 * stride) {
-        uint64_t x0 = 0, x1 = 0, x2 = 0, x3 = 0;
-        for (Py_ssize_t i = 0; i < w; i++) {
-            x0 = x0 * SKEL_BASE + PyUnicode_READ(kind, d, s + i);
-            x1 = x1 * SKEL_BASE + PyUnicode_READ(kind, d, s + stride + i);
-            x2 = x2 * SKEL_BASE + PyUnicode_READ(kind, d, s + 2 * stride + i);
-            x3 = x3 * SKEL_BASE + PyUnicode_READ(kind, d, s + 3 * stride + i);
-        }
-        if (window_found(x0, bloom, hs, hit)) kept_add(kept, s);
-        if (window_found(x1, bloom, hs, hit)) kept_add(kept, s + stride);
-        if (window_found(x2, bloom, hs, hit)) kept_add(kept, s + 2 * stride);
-        if (window_found(x3, bloom, hs, hit)) kept_add(kept, s + 3 * stride);
+        uint64_t x[4];
+        hash4(kind, d, s, w, stride, x);
+        for (int k = 0; k < 4; k++)
+            if (window_found(x[k], bloom, hs, hit)) kept_add(kept, s + k * stride);
     }
-    for (; s + w <= n; s += stride) {
-        uint64_t x = 0;
-        for (Py_ssize_t i = 0; i < w; i++) x = x * SKEL_BASE + PyUnicode_READ(kind, d, s + i);
-        if (window_found(x, bloom, hs, hit)) kept_add(kept, s);
-    }
+    for (; s + w <= n; s += stride)
+        if (window_found(window_hash_at(kind, d, s, w), bloom, hs, hit)) kept_add(kept, s);
 }
 #define STRIDED_KEEP(K, KIND)                                                                                \
     FLATTEN static void strided_keep_##K(const void *d, Py_ssize_t n, Py_ssize_t w, Py_ssize_t st,           \
@@ -1500,12 +1504,6 @@ static inline void strided_keep(int kind, const void *d, Py_ssize_t n, Py_ssize_
 STRIDED_KEEP(1, PyUnicode_1BYTE_KIND)
 STRIDED_KEEP(2, PyUnicode_2BYTE_KIND)
 STRIDED_KEEP(4, PyUnicode_4BYTE_KIND)
-
-static inline uint64_t window_hash_at(int kind, const void *d, Py_ssize_t at, Py_ssize_t w) {
-    uint64_t x = 0;
-    for (Py_ssize_t i = 0; i < w; i++) x = x * SKEL_BASE + PyUnicode_READ(kind, d, at + i);
-    return x;
-}
 
 static int needle_at(int kind, const void *d, Py_ssize_t n, Py_ssize_t at, PyObject *needle) {
     Py_ssize_t m = PyUnicode_GET_LENGTH(needle);
