@@ -825,8 +825,11 @@ done:
 }
 
 /* count_newlines(text, bounds): the number of "\n" in text[bounds[2i]:bounds[2i+1]] for each i
- * (bounds: a list of ints, 0 <= start <= end <= len(text)); the counting runs without the GIL when the
- * spans are long (Source.locations: a source's evidence lines counted in one pass). */
+ * (bounds: a list of ints, 0 <= start <= end <= len(text)); the counting runs without the GIL only when
+ * the spans are very long (Source.locations: a source's evidence lines counted in one pass). It is
+ * called on the run's main thread, which must take the GIL back afterwards: while the reading threads
+ * run Python that waits up to the switch interval (5 ms), against ~0.1 ms to count a 400 kB source. */
+#define COUNT_NOGIL_MIN ((Py_ssize_t)1 << 24)
 static Py_ssize_t count_nl(int kind, const void *data, Py_ssize_t a, Py_ssize_t b) {
     Py_ssize_t n = 0;
     if (kind == PyUnicode_1BYTE_KIND) {
@@ -871,7 +874,7 @@ static PyObject *py_count_newlines(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
-    PyThreadState *ts = total >= 65536 ? PyEval_SaveThread() : NULL;
+    PyThreadState *ts = total >= COUNT_NOGIL_MIN ? PyEval_SaveThread() : NULL;
     for (Py_ssize_t i = 0; i < nb; i += 2) b[i] = count_nl(kind, data, b[i], b[i + 1]);
     if (ts) PyEval_RestoreThread(ts);
     PyObject *out = PyList_New(nb / 2);

@@ -169,12 +169,14 @@ def test_line_numbers_kept_for_later_calls_are_bounded(monkeypatch: pytest.Monke
 def test_line_numbers_of_long_texts_counted_without_the_gil_match_a_full_count(
     alphabet: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Texts of each width (Latin-1, UCS-2, UCS-4), long enough that the compiled count
-    (_cseeds.count_newlines) runs without the GIL; the same lines with str.count."""
+    """Texts of each width (Latin-1, UCS-2, UCS-4), long enough (over 2**24 characters) that the
+    compiled count (_cseeds.count_newlines) runs without the GIL; the same lines with str.count."""
     import claimledger.model.source as source_module
 
     rng = random.Random(len(alphabet))
-    text = "".join(rng.choice(alphabet) for _ in range(300_000))
+    block = "".join(rng.choice(alphabet) for _ in range(300_000))
+    text = block * 56 + block[: rng.randrange(300_000)]  # 16.8-17.1 million characters
+    assert len(text) > 1 << 24
     offsets = [rng.randrange(0, len(text) + 1) for _ in range(300)] + [0, len(text)]
     want = [(text.count("\n", 0, o) + 1, o - text.rfind("\n", 0, o)) for o in offsets]
     assert source_module._COUNT_NEWLINES is not None or os.environ.get("CLAIMLEDGER_PURE_PYTHON")
