@@ -166,6 +166,43 @@ def test_a_source_above_the_limit_is_never_read_ahead(tmp_path: Path, monkeypatc
         ctx.close()
 
 
+def test_the_sizes_are_read_once_before_any_reading_thread_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The read-ahead budget's file sizes are stat'ed all at once, at the first read-ahead, while
+    no reading thread runs: a stat on the main thread during the scan waited for the GIL. A file
+    missing then is read in turn, where its error is reported."""
+    monkeypatch.setattr(context_mod, "READ_AHEAD", True)
+    monkeypatch.setattr(context_mod, "READ_AHEAD_MIN_BYTES", 10)
+    for sid in ("a", "b", "c"):
+        (tmp_path / f"{sid}.txt").write_text(f"Source {sid}, a few bytes of plain text.", "utf-8")
+    ledger = Ledger(version=1, sources={"a": "a.txt", "b": "b.txt", "c": "c.txt", "gone": "gone.txt",
+                                        "web": "https://example.org/x"},
+                    claims=[])  # fmt: skip
+    ctx = RunContext.create(ledger, tmp_path, GateConfig(cache_dir=tmp_path / "cache"))
+    stats: list[tuple[str, bool]] = []
+    real_stat = context_mod.os.stat
+
+    def counting(path: str, *args: object, **kwargs: object) -> object:
+        stats.append((Path(path).name, ctx._pool is not None))
+        return real_stat(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(context_mod.os, "stat", counting)
+    try:
+        for sid in ("a", "gone", "b", "c", "web"):
+            ctx.read_ahead(sid)
+        assert sorted(name for name, _ in stats) == ["a.txt", "b.txt", "c.txt", "gone.txt"]
+        assert not any(pool_running for _, pool_running in stats)
+        assert set(ctx._ahead) == {"a", "b", "c"}
+        gone = ctx.source("gone")
+        assert isinstance(gone, Exception) and gone.reason == "source_file_missing"
+        for sid in ("a", "b", "c"):
+            got = ctx.source(sid)
+            assert not isinstance(got, Exception) and got.source.text.startswith(f"Source {sid},")
+    finally:
+        ctx.close()
+
+
 def test_files_read_ahead_and_not_taken_stay_within_the_byte_limit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
