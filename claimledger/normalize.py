@@ -505,5 +505,8 @@ def normalize_quote(quote: str) -> str:
     """Normalize a quote (no offset map needed). Surrounding quote marks are kept.
 
     Remembered (a pure function of the string): a run looks every quote up once to batch the
-    scan and once more to write its finding."""
+    scan and once more to write its finding. With the compiled core, only its text is built
+    (the same text as :func:`normalize_c`, without the offset arrays nobody reads)."""
+    if _core.active(_CORE_DEFINITIONS):
+        return _core.run_text(quote, _CORE_DEFINITIONS).strip()
     return normalize(quote).text.strip()

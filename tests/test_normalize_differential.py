@@ -46,6 +46,8 @@ def _same(text: str) -> None:
         assert got == want, (text, keep)
         # the public entry point: the compiled core when it is built (tests/test_normalize_core.py)
         assert _arrays(current.normalize(text, keep_break_hyphens=keep)) == want, (text, keep)
+        if not keep:  # a quote's text alone (the compiled core builds no offsets for it)
+            assert current.normalize_quote.__wrapped__(text) == want[0].strip(), text  # type: ignore[attr-defined]
 
 
 # Cases aimed at the two changes of the fast path: two spaces found by str.find apart from the
