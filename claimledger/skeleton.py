@@ -198,6 +198,19 @@ class _Strided:
     def __init__(self, hashes: bytes, groups: bytes) -> None:
         self.hashes = hashes
         self.groups = groups
+        self._prepared: dict[int, object] = {}  # id(extension) -> its strided_prepare(hashes)
+
+    def prepared(self, ext: ModuleType) -> object | None:
+        """The extension's filter and hash table of :attr:`hashes`, built at the first text and
+        shared by every later one (and by the reading threads: it is read only); None with an
+        extension built before ``strided_prepare``."""
+        got = self._prepared.get(id(ext))
+        if got is None:
+            prepare = getattr(ext, "strided_prepare", None)
+            if prepare is None:
+                return None
+            got = self._prepared[id(ext)] = prepare(self.hashes)  # two threads may both build it: same table
+        return got
 
     @classmethod
     def of(cls, long: list[str]) -> _Strided | None:
@@ -286,7 +299,10 @@ class Prefilter:
             st = self._strided
             search = getattr(ext, "strided_search", None)  # (None: an extension built before it)
             if search is not None:  # candidates and their confirmation in one pass without the GIL
-                return bool(search(skel, WINDOW, STRIDE, st.hashes, st.groups, self.long))
+                prepared = st.prepared(ext)
+                if prepared is None:
+                    return bool(search(skel, WINDOW, STRIDE, st.hashes, st.groups, self.long))
+                return bool(search(skel, WINDOW, STRIDE, st.hashes, st.groups, self.long, prepared))
             maybe = ext.strided_candidates(skel, WINDOW, STRIDE, st.hashes, st.groups)
             return any(self.long[i] in skel for i in maybe)
         hits = ext.window_hits(skel, WINDOW, self._hashes)

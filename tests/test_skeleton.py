@@ -302,10 +302,21 @@ def test_strided_search_is_the_substring_test_of_the_candidates(ext: ModuleType)
         maybe = ext.strided_candidates(skel, w, st, tables.hashes, tables.groups)
         assert want == any(long[i] in skel for i in maybe)  # (never a false "cannot")
         assert ext.strided_search(skel, w, st, tables.hashes, tables.groups, long) is want, (skel, long)
+        prepared = tables.prepared(ext)  # the filter and hash table built once for many texts
+        assert ext.strided_search(skel, w, st, tables.hashes, tables.groups, long, prepared) is want, (skel, long)
     tables = skeleton._Strided.of(["x" * 40])
     assert tables is not None
     assert ext.strided_search("x" * 100, w, st, tables.hashes, tables.groups, ["x" * 40]) is True
     assert ext.strided_search("x" * 10, w, st, tables.hashes, tables.groups, ["x" * 40]) is False
+    prepared = tables.prepared(ext)
+    assert prepared is tables.prepared(ext)  # built once
+    assert ext.strided_search("x" * 100, w, st, tables.hashes, tables.groups, ["x" * 40], prepared) is True
+    with pytest.raises(ValueError, match="another hashes object"):  # equal bytes, another object: refused
+        ext.strided_search("x" * 100, w, st, bytes(bytearray(tables.hashes)), tables.groups, ["x" * 40], prepared)
+    with pytest.raises(ValueError):  # not a prepared table
+        ext.strided_search("x" * 100, w, st, tables.hashes, tables.groups, ["x" * 40], object())
+    with pytest.raises(ValueError, match="whole uint64"):
+        ext.strided_prepare(b"\0" * 7)
     with pytest.raises(ValueError, match="one needle per group"):
         ext.strided_search("x" * 100, w, st, tables.hashes, tables.groups, [])
     with pytest.raises(ValueError, match="at least"):  # too short for every phase
