@@ -299,10 +299,9 @@ class Prefilter:
             st = self._strided
             search = getattr(ext, "strided_search", None)  # (None: an extension built before it)
             if search is not None:  # candidates and their confirmation in one pass without the GIL
-                prepared = st.prepared(ext)
-                if prepared is None:
-                    return bool(search(skel, WINDOW, STRIDE, st.hashes, st.groups, self.long))
-                return bool(search(skel, WINDOW, STRIDE, st.hashes, st.groups, self.long, prepared))
+                prepared = st.prepared(ext)  # (None: an extension built before strided_prepare)
+                tail = () if prepared is None else (prepared,)
+                return bool(search(skel, WINDOW, STRIDE, st.hashes, st.groups, self.long, *tail))
             maybe = ext.strided_candidates(skel, WINDOW, STRIDE, st.hashes, st.groups)
             return any(self.long[i] in skel for i in maybe)
         hits = ext.window_hits(skel, WINDOW, self._hashes)
