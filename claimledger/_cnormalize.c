@@ -652,6 +652,63 @@ static inline int commit_span(B *b, Py_ssize_t a, Py_ssize_t e) {
 
 #define NEAR_DROP (F_DROPS | F_FW_OPEN | F_FW_CLOSE) /* a space next to it may be dropped */
 
+/* scan_run's ASCII lane, set by setup() (0: not in the lane). g_lane[c]: the fold of a printable
+ * ASCII character (U+0021..U+007E) that stops nothing, has no NEAR_DROP flag and folds to one ASCII
+ * character. g_lane_space: the fold of the space, when it is one ASCII character. Between two lane
+ * characters a single space, or a line break after anything but a hyphen (tch: it reads as a space),
+ * is written as scan_run writes a space there: the space is neither a trigger nor at the run's start,
+ * the next character is not a space, and neither neighbour has a NEAR_DROP flag. */
+static uint8_t g_lane[0x80];
+static uint8_t g_lane_space = 0;
+
+/* scan_run's lane: from s (s > 0) up to end (end < the text's length), what scan_run's loop writes
+ * into `out` (out[i - seg] for text position i) for the characters it folds one to one without a
+ * test of theirs failing: a lane character (g_lane), a space or a wrapped line's break between two
+ * lane characters (g_lane_space), a character from U+0080 that stops nothing and folds to one that
+ * fits the builder (its fold at most `limit`; *wide or-ed with it, as scan_run's *seen). The first
+ * position it does not write is returned: scan_run's own loop takes it from there. One function per
+ * pair of character widths, not inlined: in the whole pass the compiler ran out of registers. */
+#define LANE_FN(TK, TO, NAME)                                                                               \
+    static NOINLINE Py_ssize_t NAME(const TK *in, TO *out, Py_ssize_t s, Py_ssize_t end, Py_ssize_t seg,    \
+                                    Py_UCS4 limit, Py_UCS4 *wide_out) {                                     \
+        Py_UCS4 wide = 0;                                                                                   \
+        for (; s < end; s++) {                                                                              \
+            Py_UCS4 a = in[s], v;                                                                           \
+            if (a < 0x80) {                                                                                 \
+                v = g_lane[a];                                                                              \
+                if (__builtin_expect(!v, 0)) {                                                              \
+                    Py_UCS4 left = in[s - 1], right = in[s + 1];                                            \
+                    if ((a != ' ' && (a != '\n' || left == '-')) || left >= 0x80 || right >= 0x80 ||        \
+                        !g_lane[left] || !g_lane[right] || !g_lane_space)                                   \
+                        break;                                                                              \
+                    v = g_lane_space;                                                                       \
+                }                                                                                           \
+            } else {                                                                                        \
+                if (a >= BMP || (g_flags[a] & F_STOP)) break;                                               \
+                v = LOAD(&g_fold[a]);                                                                       \
+                if (v > limit) break; /* wider, special or unknown */                                       \
+                wide |= a;                                                                                  \
+            }                                                                                               \
+            out[s - seg] = (TO)v;                                                                           \
+        }                                                                                                   \
+        *wide_out |= wide;                                                                                  \
+        return s;                                                                                           \
+    }
+LANE_FN(Py_UCS1, uint8_t, lane_1_1)
+LANE_FN(Py_UCS1, uint16_t, lane_1_2)
+LANE_FN(Py_UCS1, uint32_t, lane_1_4)
+LANE_FN(Py_UCS2, uint8_t, lane_2_1)
+LANE_FN(Py_UCS2, uint16_t, lane_2_2)
+LANE_FN(Py_UCS2, uint32_t, lane_2_4)
+LANE_FN(Py_UCS4, uint8_t, lane_4_1)
+LANE_FN(Py_UCS4, uint16_t, lane_4_2)
+LANE_FN(Py_UCS4, uint32_t, lane_4_4)
+/* lane_<text width>_<okind>(...) in scan_run (okind and, in each copy of the pass, the text's width are constants) */
+#define LANE_CALL(K, TK)                                                                                    \
+    (okind == 1   ? lane_##K##_1((const TK *)t->data, (uint8_t *)out, s, end, seg, limit, &seen)            \
+     : okind == 2 ? lane_##K##_2((const TK *)t->data, (uint16_t *)out, s, end, seg, limit, &seen)           \
+                  : lane_##K##_4((const TK *)t->data, (uint32_t *)out, s, end, seg, limit, &seen))
+
 /* The end of the plain run from `pos` (the first double space, other whitespace or invisible
  * character), with *seen: its characters or-ed; -1 on an error. With `okind` (the builder's kind, 1
  * or 2; 0: none) the run is emitted meanwhile as emit_run would emit it: each character that folds
@@ -670,11 +727,21 @@ static inline Py_ssize_t scan_run(B *b, const Text *t, Py_ssize_t pos, Py_UCS4 *
     Py_ssize_t s = pos, n = t->n, seg = pos;
     Py_UCS4 seen = 0;
     *fast = 0;
-    if (okind == 1 || okind == 2) {
+    if (okind == 1 || okind == 2 || okind == 4) {
         Py_ssize_t room_end = seg + (b->cap - b->len);
         Py_UCS4 limit = b->limit;
         void *out = (char *)b->buf + b->len * okind;
         for (; s < n; s++) {
+            /* the ASCII lane: what the loop below writes for a lane character (g_lane) and for a
+             * space or a wrapped line's break between two of them (g_lane_space), without its
+             * tests; ASCII characters leave *seen below 0x80 (its one use), so none is or-ed */
+            if (s > pos) { /* the character before is in the run */
+                Py_ssize_t end = room_end < n - 1 ? room_end : n - 1; /* the character after is in the text */
+                if (t->kind == PyUnicode_1BYTE_KIND) s = LANE_CALL(1, Py_UCS1);
+                else if (t->kind == PyUnicode_2BYTE_KIND) s = LANE_CALL(2, Py_UCS2);
+                else s = LANE_CALL(4, Py_UCS4);
+            }
+            if (s >= n) break;
             Py_UCS4 c = raw(t, s);
             if (c >= BMP) goto plain;
             if (!(g_flags[c] & F_STOP)) goto fold; /* the common case: one test ('\n' is a trigger) */
@@ -714,7 +781,8 @@ static inline Py_ssize_t scan_run(B *b, const Text *t, Py_ssize_t pos, Py_UCS4 *
                 }
             }
             if (okind == 1) ((uint8_t *)out)[s - seg] = (uint8_t)v;
-            else ((uint16_t *)out)[s - seg] = (uint16_t)v;
+            else if (okind == 2) ((uint16_t *)out)[s - seg] = (uint16_t)v;
+            else ((uint32_t *)out)[s - seg] = v;
             continue;
         cut: /* a piece ended at s: the rest of the run is folded into the builder's room from s + 1 */
             seg = s + 1;
@@ -762,7 +830,7 @@ static inline int run_normalize(B *b, const Text *t, int keep) {
         int fast;       /* [seg, s) is folded in the builder's room already (emit_scanned) */
         Py_ssize_t s = b->kind == 1   ? scan_run(b, t, pos, &seen, &seg, &fast, 1)
                        : b->kind == 2 ? scan_run(b, t, pos, &seen, &seg, &fast, 2)
-                                      : scan_run(b, t, pos, &seen, &seg, &fast, 0);
+                                      : scan_run(b, t, pos, &seen, &seg, &fast, 4);
         if (s < 0) return -1;
         int ascii = seen < 0x80;
         if (s >= n) return emit_scanned(b, t, pos, seg, n, ascii, fast);
@@ -983,6 +1051,12 @@ static PyObject *py_setup(PyObject *self, PyObject *args) {
     /* ASCII is read without a check for UNKNOWN (emit_run's ASCII runs): filled now */
     for (Py_UCS4 c = 0; c < 0x80; c++)
         if (fold_resolve(c) < 0) goto fail;
+    for (Py_UCS4 c = 0; c < 0x80; c++) {
+        uint32_t v = g_fold[c];
+        g_lane[c] = (c >= 0x21 && c <= 0x7E && !(g_flags[c] & (F_STOP | NEAR_DROP)) && v >= 1 && v < 0x80)
+                        ? (uint8_t)v : 0;
+    }
+    g_lane_space = (g_fold[' '] >= 1 && g_fold[' '] < 0x80) ? (uint8_t)g_fold[' '] : 0;
     Py_DECREF(seq);
     g_ready = 1;
     Py_RETURN_NONE;

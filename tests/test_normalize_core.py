@@ -148,6 +148,40 @@ def test_runs_folded_while_scanned_are_identical(ext: ModuleType, text: str) -> 
     assert differences(ext, [text, text * 3, "A" * 5000 + text + " \u65e5" * 2000 + text]) == []
 
 
+# scan_run's lane (lane_<text width>_<builder width>): printable ASCII, a single space or a line break
+# between two of them (not after a hyphen), characters from U+0080 that fold to one that fits the
+# builder; where it stops (a space or break next to a non-lane character, a double space, a character
+# that stops the run, is special, or is wider than the builder) the per-character loop goes on
+_LANE_PIECES = [
+    "word", "Z9", "-", ".", ",", " ", "\n", "\n\n", "  ", "-\n", " \n", "\n ", "\t", "\r\n", "\u00e9", "\u00c0",
+    "\u65e5\u672c", "\uff08", "\uff09", "\ufb01", "\u2026", "\u200b", "\u00ad\n", "\ufffe", "\u3000", "\u2014", "\u201c",
+    "\U0001f4ca", "\u0301", "a-\nb", "x\ny", "\u00e9\n\u00e9", "\u65e5 \u672c", "A \u00e9", "\u00e9 A",
+]
+
+
+def _lane_texts(seed: int, n: int) -> list[str]:
+    rnd = random.Random(seed)
+    out = []
+    for _ in range(n):
+        body = "".join(rnd.choice(_LANE_PIECES) if rnd.random() < 0.3 else rnd.choice(["ab", "cd ", "ef\n"])
+                       for _ in range(rnd.randint(1, 120)))  # fmt: skip
+        # what the builder starts as: ASCII, Latin-1, two bytes, four bytes
+        out.append(rnd.choice(["", "\u00e9\n\n", "\u65e5\n\n", "\U0001f4ca\n\n", "\u00e9 ", "\U0001f4ca "]) + body)
+    return out
+
+
+def test_the_ascii_lane_and_where_it_stops_are_identical(ext: ModuleType) -> None:
+    texts = _lane_texts(20261207, 4000)
+    texts += [t * 60 for t in _lane_texts(7, 40)]  # past the length where the GIL is released
+    texts += ["a b", "a\nb", "a-\nb", "a -\nb", "ab\n", "\nab", " ab", "ab ", "a\n\nb", "a  b", "a \u65e5", "\u65e5 a",
+              "a\n\u00e9", "\u00e9\na", "a \uff08b\uff09 c", "\U0001f4ca a b\nc", "\u00e9\n\nlorem ipsum.\ndolor sit",
+              # the lane takes characters from U+0080, then one too wide for the builder ends the fast way
+              "\u65e5\n\nab\u65e5\u672c\U0001f4ca cd", "\u00e9\n\nab\u00e9\u00e8\u65e5 x \u65e5 \u672c",
+              "\u00e9\n\nab\u00e9 \u00e8\ufb01 \u65e5 y"]
+    assert sum(map(len, texts)) > 200_000
+    assert differences(ext, texts) == []
+
+
 def test_every_whitespace_and_invisible_pair_is_identical(ext: ModuleType) -> None:
     blanks = [chr(c) for c in range(0x110000) if chr(c).isspace()] + list(nmod.INVISIBLE)
     sides = ["a", "-", "調", "（", "）", "ｃ", "，", "1", "\u0301", "\U00020000", ""]
