@@ -13,7 +13,9 @@
  *
  * One shortcut is not a line of normalize.py: scan_run folds a run while it looks for the run's end
  * and commits the folded characters where _emit_run would have written the same ones (see there);
- * anything else goes the line-for-line way. The differential tests cover both.
+ * its lane (lane_<text width>_<builder width>, with SSE2 blocks of printable ASCII where the tables
+ * allow) writes what scan_run's loop writes for the characters it takes, without the loop's tests;
+ * anything else goes the line-for-line way. The differential tests cover all of them.
  *
  * The lazy tables and threads: an entry is only ever written with the GIL held, once (UNKNOWN to
  * its value; its data first, then the entry with release order), and read without the GIL by the
@@ -668,41 +670,106 @@ static uint8_t g_lane_space = 0;
  * fits the builder (its fold at most `limit`; *wide or-ed with it, as scan_run's *seen). The first
  * position it does not write is returned: scan_run's own loop takes it from there. One function per
  * pair of character widths, not inlined: in the whole pass the compiler ran out of registers. */
+/* one character of the lane at s: its value in v, or break */
+#define LANE_STEP(in, a, v, wide)                                                                          \
+    if (a < 0x80) {                                                                                         \
+        v = g_lane[a];                                                                                      \
+        if (__builtin_expect(!v, 0)) { /* a space or a wrapped line's break between two lane characters */ \
+            Py_UCS4 left = in[s - 1], right = in[s + 1];                                                    \
+            if ((a != ' ' && (a != '\n' || left == '-')) || left >= 0x80 || right >= 0x80 ||                \
+                !g_lane[left] || !g_lane[right] || !g_lane_space)                                           \
+                break;                                                                                      \
+            v = g_lane_space;                                                                               \
+        }                                                                                                   \
+    } else {                                                                                                \
+        if (a >= BMP || (g_flags[a] & F_STOP)) break;                                                       \
+        v = LOAD(&g_fold[a]);                                                                               \
+        if (v > limit) break; /* wider, special or unknown */                                               \
+        wide |= a;                                                                                          \
+    }
 #define LANE_FN(TK, TO, NAME)                                                                               \
     static NOINLINE Py_ssize_t NAME(const TK *in, TO *out, Py_ssize_t s, Py_ssize_t end, Py_ssize_t seg,    \
                                     Py_UCS4 limit, Py_UCS4 *wide_out) {                                     \
         Py_UCS4 wide = 0;                                                                                   \
         for (; s < end; s++) {                                                                              \
             Py_UCS4 a = in[s], v;                                                                           \
-            if (a < 0x80) {                                                                                 \
-                v = g_lane[a];                                                                              \
-                if (__builtin_expect(!v, 0)) {                                                              \
-                    Py_UCS4 left = in[s - 1], right = in[s + 1];                                            \
-                    if ((a != ' ' && (a != '\n' || left == '-')) || left >= 0x80 || right >= 0x80 ||        \
-                        !g_lane[left] || !g_lane[right] || !g_lane_space)                                   \
-                        break;                                                                              \
-                    v = g_lane_space;                                                                       \
-                }                                                                                           \
-            } else {                                                                                        \
-                if (a >= BMP || (g_flags[a] & F_STOP)) break;                                               \
-                v = LOAD(&g_fold[a]);                                                                       \
-                if (v > limit) break; /* wider, special or unknown */                                       \
-                wide |= a;                                                                                  \
-            }                                                                                               \
+            LANE_STEP(in, a, v, wide)                                                                       \
             out[s - seg] = (TO)v;                                                                           \
         }                                                                                                   \
         *wide_out |= wide;                                                                                  \
         return s;                                                                                           \
     }
-LANE_FN(Py_UCS1, uint8_t, lane_1_1)
 LANE_FN(Py_UCS1, uint16_t, lane_1_2)
 LANE_FN(Py_UCS1, uint32_t, lane_1_4)
 LANE_FN(Py_UCS2, uint8_t, lane_2_1)
-LANE_FN(Py_UCS2, uint16_t, lane_2_2)
 LANE_FN(Py_UCS2, uint32_t, lane_2_4)
 LANE_FN(Py_UCS4, uint8_t, lane_4_1)
-LANE_FN(Py_UCS4, uint16_t, lane_4_2)
-LANE_FN(Py_UCS4, uint32_t, lane_4_4)
+
+/* SSE2 blocks of the lane, where the tables allow them (g_lane_sse2, checked by setup(): every
+ * printable ASCII character is a lane character folded to its ASCII lower case, and the space to a
+ * space). A block of 16 / 8 / 4 characters (one, two, four bytes each) is taken at once when each is
+ * printable ASCII, or a space or a wrapped line's break (not after a hyphen) between two printable
+ * ASCII characters: LANE_STEP writes for each what the block writes, lower case and a space. Compares
+ * are signed: from 0x80 (one byte) or 0x8000 (two bytes) on a character reads as negative, below 0x21;
+ * a four-byte character is at most 0x10FFFF. The block reads one character before and one after it:
+ * the lane runs from s > 0 to the text's last but one character at most. */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+static int g_lane_sse2 = 0;
+#define LANE_BLOCK(W, SET1, GT, LT, EQ, ADD)                                                                \
+    static inline int lane_block_##W(const void *at, __m128i *folded) {                                      \
+        const char *p = (const char *)at;                                                                   \
+        const __m128i lo = SET1(0x20), hi = SET1(0x7F);                                                     \
+        __m128i x = _mm_loadu_si128((const __m128i *)p);                                                    \
+        __m128i xl = _mm_loadu_si128((const __m128i *)(p - W));                                             \
+        __m128i xr = _mm_loadu_si128((const __m128i *)(p + W));                                             \
+        __m128i lx = _mm_and_si128(GT(x, lo), LT(x, hi));                                                   \
+        __m128i ll = _mm_and_si128(GT(xl, lo), LT(xl, hi));                                                 \
+        __m128i lr = _mm_and_si128(GT(xr, lo), LT(xr, hi));                                                 \
+        __m128i sp = EQ(x, SET1(' '));                                                                      \
+        __m128i nl = _mm_andnot_si128(EQ(xl, SET1('-')), EQ(x, SET1('\n')));                                \
+        __m128i gap = _mm_and_si128(_mm_or_si128(sp, nl), _mm_and_si128(ll, lr));                           \
+        if (_mm_movemask_epi8(_mm_or_si128(lx, gap)) != 0xFFFF) return 0;                                   \
+        __m128i up = _mm_and_si128(GT(x, SET1('A' - 1)), LT(x, SET1('Z' + 1)));                             \
+        __m128i y = ADD(x, _mm_and_si128(up, SET1(0x20)));                                                  \
+        *folded = _mm_or_si128(_mm_andnot_si128(gap, y), _mm_and_si128(gap, SET1(' ')));                    \
+        return 1;                                                                                           \
+    }
+LANE_BLOCK(1, _mm_set1_epi8, _mm_cmpgt_epi8, _mm_cmplt_epi8, _mm_cmpeq_epi8, _mm_add_epi8)
+LANE_BLOCK(2, _mm_set1_epi16, _mm_cmpgt_epi16, _mm_cmplt_epi16, _mm_cmpeq_epi16, _mm_add_epi16)
+LANE_BLOCK(4, _mm_set1_epi32, _mm_cmpgt_epi32, _mm_cmplt_epi32, _mm_cmpeq_epi32, _mm_add_epi32)
+/* the blocks of a lane while they pass, then its characters one at a time */
+#define LANE_SSE2(K, N, STORE)                                                                              \
+    if (g_lane_sse2) {                                                                                      \
+        __m128i y;                                                                                          \
+        while (s + N <= end && lane_block_##K(in + s, &y)) {                                                \
+            STORE;                                                                                          \
+            s += N;                                                                                         \
+        }                                                                                                   \
+    }                                                                                                       \
+    if (s >= end) break;
+#else
+#define LANE_SSE2(K, N, STORE)
+#endif
+#define LANE_FN_SSE2(TK, TO, NAME, K, N, STORE)                                                             \
+    static NOINLINE Py_ssize_t NAME(const TK *in, TO *out, Py_ssize_t s, Py_ssize_t end, Py_ssize_t seg,    \
+                                    Py_UCS4 limit, Py_UCS4 *wide_out) {                                     \
+        Py_UCS4 wide = 0;                                                                                   \
+        for (; s < end; s++) {                                                                              \
+            LANE_SSE2(K, N, STORE)                                                                          \
+            Py_UCS4 a = in[s], v;                                                                           \
+            LANE_STEP(in, a, v, wide)                                                                       \
+            out[s - seg] = (TO)v;                                                                           \
+        }                                                                                                   \
+        *wide_out |= wide;                                                                                  \
+        return s;                                                                                           \
+    }
+/* (as one-byte text: ASCII and Latin-1 documents; two-byte: most others; four-byte: a document
+ * with an emoji, its output two bytes wide before the emoji, four after) */
+LANE_FN_SSE2(Py_UCS1, uint8_t, lane_1_1, 1, 16, _mm_storeu_si128((__m128i *)(out + (s - seg)), y))
+LANE_FN_SSE2(Py_UCS2, uint16_t, lane_2_2, 2, 8, _mm_storeu_si128((__m128i *)(out + (s - seg)), y))
+LANE_FN_SSE2(Py_UCS4, uint32_t, lane_4_4, 4, 4, _mm_storeu_si128((__m128i *)(out + (s - seg)), y))
+LANE_FN_SSE2(Py_UCS4, uint16_t, lane_4_2, 4, 4, _mm_storel_epi64((__m128i *)(out + (s - seg)), _mm_packs_epi32(y, y)))
 /* lane_<text width>_<okind>(...) in scan_run (okind and, in each copy of the pass, the text's width are constants) */
 #define LANE_CALL(K, TK)                                                                                    \
     (okind == 1   ? lane_##K##_1((const TK *)t->data, (uint8_t *)out, s, end, seg, limit, &seen)            \
@@ -1057,6 +1124,11 @@ static PyObject *py_setup(PyObject *self, PyObject *args) {
                         ? (uint8_t)v : 0;
     }
     g_lane_space = (g_fold[' '] >= 1 && g_fold[' '] < 0x80) ? (uint8_t)g_fold[' '] : 0;
+#if defined(__SSE2__)
+    g_lane_sse2 = g_lane_space == ' ';
+    for (Py_UCS4 c = 0x21; c <= 0x7E; c++)
+        if (g_lane[c] != (c >= 'A' && c <= 'Z' ? c + 0x20 : c)) g_lane_sse2 = 0;
+#endif
     Py_DECREF(seq);
     g_ready = 1;
     Py_RETURN_NONE;
