@@ -64,7 +64,7 @@ from claimledger.checks.overclaim.scope import (
     states_quantity,
 )
 from claimledger.model.finding import Reason
-from claimledger.normalize import normalize
+from claimledger.normalize import normalize, normalize_quote
 
 _REASON = Reason.OVERCLAIM_QUOTE_OMITS_HEDGE
 
@@ -78,7 +78,7 @@ def locate(quote: str, context: str) -> tuple[int, int] | None:
     if pos >= 0:
         return pos, pos + len(q)
     nc = normalize(context)
-    nq = normalize(q).text.strip()
+    nq = normalize_quote(q)  # normalize(q).text.strip(), remembered: the scan normalized the same quote
     pos = nc.text.find(nq)
     if pos < 0 or not nq:
         return None
