@@ -654,7 +654,7 @@ static inline int commit_span(B *b, Py_ssize_t a, Py_ssize_t e) {
 
 #define NEAR_DROP (F_DROPS | F_FW_OPEN | F_FW_CLOSE) /* a space next to it may be dropped */
 
-/* scan_run's ASCII lane, set by setup() (0: not in the lane). g_lane[c]: the fold of a printable
+/* The ASCII tables of scan_run's lane, set by setup() (0: not in the lane). g_lane[c]: the fold of a printable
  * ASCII character (U+0021..U+007E) that stops nothing, has no NEAR_DROP flag and folds to one ASCII
  * character. g_lane_space: the fold of the space, when it is one ASCII character. Between two lane
  * characters a single space, or a line break after anything but a hyphen (tch: it reads as a space),
@@ -777,8 +777,8 @@ LANE_FN_SSE2(Py_UCS4, uint16_t, lane_4_2, 4, 4, _mm_storel_epi64((__m128i *)(out
                   : lane_##K##_4((const TK *)t->data, (uint32_t *)out, s, end, seg, limit, &seen))
 
 /* The end of the plain run from `pos` (the first double space, other whitespace or invisible
- * character), with *seen: its characters or-ed; -1 on an error. With `okind` (the builder's kind, 1
- * or 2; 0: none) the run is emitted meanwhile as emit_run would emit it: each character that folds
+ * character), with *seen: its characters or-ed; -1 on an error. With `okind` (the builder's kind, 1,
+ * 2 or 4; 0: none) the run is emitted meanwhile as emit_run would emit it: each character that folds
  * one to one into the builder as it is goes straight into the builder's room past its length, and
  * where emit_pieces ends a piece (a special character from U+0080 on, a space dropped between two
  * characters of the run, one of them not ASCII) the piece so far is committed (commit_span) and the
@@ -799,9 +799,9 @@ static inline Py_ssize_t scan_run(B *b, const Text *t, Py_ssize_t pos, Py_UCS4 *
         Py_UCS4 limit = b->limit;
         void *out = (char *)b->buf + b->len * okind;
         for (; s < n; s++) {
-            /* the ASCII lane: what the loop below writes for a lane character (g_lane) and for a
-             * space or a wrapped line's break between two of them (g_lane_space), without its
-             * tests; ASCII characters leave *seen below 0x80 (its one use), so none is or-ed */
+            /* the lane (lane_<text width>_<okind>): what the loop below writes for the characters
+             * it takes, without the loop's tests; it or-s into `seen` those from U+0080 on (an
+             * ASCII character leaves `seen` below 0x80, its one use) */
             if (s > pos) { /* the character before is in the run */
                 Py_ssize_t end = room_end < n - 1 ? room_end : n - 1; /* the character after is in the text */
                 if (t->kind == PyUnicode_1BYTE_KIND) s = LANE_CALL(1, Py_UCS1);
