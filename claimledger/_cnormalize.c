@@ -687,11 +687,13 @@ static uint8_t g_lane_space = 0;
         if (v > limit) break; /* wider, special or unknown */                                               \
         wide |= a;                                                                                          \
     }
-#define LANE_FN(TK, TO, NAME)                                                                               \
+/* a lane function: BLOCK (the SSE2 blocks, or nothing) then LANE_STEP, character by character */
+#define LANE_BODY(TK, TO, NAME, BLOCK)                                                                      \
     static NOINLINE Py_ssize_t NAME(const TK *in, TO *out, Py_ssize_t s, Py_ssize_t end, Py_ssize_t seg,    \
                                     Py_UCS4 limit, Py_UCS4 *wide_out) {                                     \
         Py_UCS4 wide = 0;                                                                                   \
         for (; s < end; s++) {                                                                              \
+            BLOCK                                                                                           \
             Py_UCS4 a = in[s], v;                                                                           \
             LANE_STEP(in, a, v, wide)                                                                       \
             out[s - seg] = (TO)v;                                                                           \
@@ -699,6 +701,7 @@ static uint8_t g_lane_space = 0;
         *wide_out |= wide;                                                                                  \
         return s;                                                                                           \
     }
+#define LANE_FN(TK, TO, NAME) LANE_BODY(TK, TO, NAME, )
 LANE_FN(Py_UCS1, uint16_t, lane_1_2)
 LANE_FN(Py_UCS1, uint32_t, lane_1_4)
 LANE_FN(Py_UCS2, uint8_t, lane_2_1)
@@ -751,19 +754,7 @@ LANE_BLOCK(4, _mm_set1_epi32, _mm_cmpgt_epi32, _mm_cmplt_epi32, _mm_cmpeq_epi32,
 #else
 #define LANE_SSE2(K, N, STORE)
 #endif
-#define LANE_FN_SSE2(TK, TO, NAME, K, N, STORE)                                                             \
-    static NOINLINE Py_ssize_t NAME(const TK *in, TO *out, Py_ssize_t s, Py_ssize_t end, Py_ssize_t seg,    \
-                                    Py_UCS4 limit, Py_UCS4 *wide_out) {                                     \
-        Py_UCS4 wide = 0;                                                                                   \
-        for (; s < end; s++) {                                                                              \
-            LANE_SSE2(K, N, STORE)                                                                          \
-            Py_UCS4 a = in[s], v;                                                                           \
-            LANE_STEP(in, a, v, wide)                                                                       \
-            out[s - seg] = (TO)v;                                                                           \
-        }                                                                                                   \
-        *wide_out |= wide;                                                                                  \
-        return s;                                                                                           \
-    }
+#define LANE_FN_SSE2(TK, TO, NAME, K, N, STORE) LANE_BODY(TK, TO, NAME, LANE_SSE2(K, N, STORE))
 /* (as one-byte text: ASCII and Latin-1 documents; two-byte: most others; four-byte: a document
  * with an emoji, its output two bytes wide before the emoji, four after) */
 LANE_FN_SSE2(Py_UCS1, uint8_t, lane_1_1, 1, 16, _mm_storeu_si128((__m128i *)(out + (s - seg)), y))
