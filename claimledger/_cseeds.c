@@ -93,7 +93,7 @@ static int record(Py_ssize_t **pos, Py_ssize_t *found, Py_ssize_t *room, Py_ssiz
     return 1;
 }
 
-#define FILTER_BITS 20 /* a bitmap of 2^16 bits (8 KB, in L1) rejects most windows before the table */
+#define FILTER_BITS 20 /* a bitmap of 2^20 bits (128 KB) rejects most windows before the table */
 /* the bit is taken from the hash multiplied by a 64-bit odd constant (Fibonacci hashing): the top bits
    of the polynomial hash alone are poorly mixed, and with 10,000 seeds most windows passed the filter */
 
@@ -133,22 +133,65 @@ static int probe(const Scan *sc, const Str *text, Py_ssize_t at, uint64_t h) {
     return 1;
 }
 
-/* One pass over a text of one string kind (T: its code unit). Returns 0 when out of memory. */
+/* The windows that the second half of a pass holds and that passed the filter, probed after the first half's. */
+typedef struct {
+    Py_ssize_t at;
+    uint64_t hash;
+} Later;
+
+static int later_push(Later **buf, Py_ssize_t *len, Py_ssize_t *room, Py_ssize_t at, uint64_t h) {
+    if (*len == *room) {
+        Py_ssize_t grow = *room ? *room * 2 : 64;
+        Later *p = PyMem_RawRealloc(*buf, (size_t)grow * sizeof(Later));
+        if (!p) return 0;
+        *buf = p;
+        *room = grow;
+    }
+    (*buf)[(*len)++] = (Later){at, h};
+    return 1;
+}
+
+/* One pass over a text of one string kind (T: its code unit). Returns 0 when out of memory.
+ * A rolled hash waits for the one before it (a multiplication and two additions a window): the pass
+ * rolls two, one from the start and one from the middle, side by side, and the processor overlaps
+ * them. The first half's windows that pass the filter are probed at once, the second half's once the
+ * first half is done: every window is probed in text order, as one hash rolled from the start would. */
 #define DEFINE_SCAN(NAME, T)                                                                        \
     static int NAME(const Scan *sc, const Str *text) {                                              \
         const T *d = (const T *)text->data;                                                         \
-        Py_ssize_t n = text->n;                                                                     \
         const int k = sc->k;                                                                        \
-        uint64_t top = 1, h = 0;                                                                    \
+        const Py_ssize_t last = text->n - k; /* the last window's start (the caller has n >= k) */  \
+        const Py_ssize_t half = (last + 1) / 2; /* first half: windows 0 .. half - 1 */             \
+        uint64_t top = 1, ha = 0, hb = 0;                                                           \
         for (int j = 1; j < k; j++) top *= BASE;                                                    \
-        for (int j = 0; j < k; j++) h = h * BASE + d[j];                                            \
-        for (Py_ssize_t at = 0;; at++) {                                                            \
-            size_t bit = filter_bit(h);                                                             \
-            if ((sc->filter[bit >> 3] >> (bit & 7)) & 1)                                            \
-                if (!probe(sc, text, at, h)) return 0;                                              \
-            if (at + k >= n) return 1;                                                              \
-            h = (h - top * d[at]) * BASE + d[at + k];                                               \
+        for (int j = 0; j < k; j++) {                                                               \
+            ha = ha * BASE + d[j];                                                                  \
+            hb = hb * BASE + d[half + j];                                                           \
         }                                                                                           \
+        Later *later = NULL;                                                                        \
+        Py_ssize_t nl = 0, rl = 0;                                                                  \
+        int ok = 1;                                                                                 \
+        for (Py_ssize_t i = 0; i < half; i++) {                                                     \
+            size_t ba = filter_bit(ha), bb = filter_bit(hb);                                        \
+            if ((sc->filter[ba >> 3] >> (ba & 7)) & 1 && !probe(sc, text, i, ha)) {                 \
+                ok = 0;                                                                             \
+                break;                                                                              \
+            }                                                                                       \
+            if ((sc->filter[bb >> 3] >> (bb & 7)) & 1 && !later_push(&later, &nl, &rl, half + i, hb)) {\
+                ok = 0;                                                                             \
+                break;                                                                              \
+            }                                                                                       \
+            ha = (ha - top * d[i]) * BASE + d[i + k];                                               \
+            if (half + i < last) hb = (hb - top * d[half + i]) * BASE + d[half + i + k];            \
+        }                                                                                           \
+        for (Py_ssize_t c = 0; ok && c < nl; c++) ok = probe(sc, text, later[c].at, later[c].hash); \
+        /* the second half holds one window more when their number is odd: hb is its hash */        \
+        if (ok && 2 * half <= last) {                                                               \
+            size_t bb = filter_bit(hb);                                                             \
+            if ((sc->filter[bb >> 3] >> (bb & 7)) & 1) ok = probe(sc, text, 2 * half, hb);          \
+        }                                                                                           \
+        PyMem_RawFree(later);                                                                       \
+        return ok;                                                                                  \
     }
 
 DEFINE_SCAN(scan_ucs1, Py_UCS1)
@@ -260,15 +303,35 @@ static void probe_strided(const Table *t, const Str *text, Py_ssize_t p, uint64_
     }
 }
 
+/* The windows are taken BLOCK at a time: first their hashes and filter bits, with no branch on the filter's
+ * answer (the loads of the filter are independent and the processor overlaps them; window by window, a pass
+ * waited on each), keeping the windows that passed; then their table slots are prefetched; then they are
+ * probed in window order (probe_strided keeps the smallest start: the same answer as one window at a time).
+ * 10,000 quotes over 100 MB: 0.39 -> 0.24 s (docs/benchmarks.md, issue 19, fourteenth session). */
+#define BLOCK 64
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(addr) __builtin_prefetch(addr)
+#else
+#define PREFETCH(addr) ((void)0)
+#endif
 #define DEFINE_STRIDED(NAME, T)                                                                     \
     static void NAME(const Table *t, const Str *text, Py_ssize_t *best, const uint8_t *skip) {      \
         const T *d = (const T *)text->data;                                                         \
         const int k = t->k, stride = t->stride;                                                     \
-        for (Py_ssize_t p = 0; p + k <= text->n; p += stride) {                                     \
-            uint64_t h = 0;                                                                         \
-            for (int j = 0; j < k; j++) h += (uint64_t)d[p + j] * LANE[j];                          \
-            size_t bit = filter_bit(h);                                                             \
-            if ((t->filter[bit >> 3] >> (bit & 7)) & 1) probe_strided(t, text, p, h, best, skip);   \
+        Py_ssize_t at[BLOCK];                                                                       \
+        uint64_t hs[BLOCK];                                                                         \
+        for (Py_ssize_t p = 0; p + k <= text->n;) {                                                 \
+            int passed = 0;                                                                         \
+            for (int b = 0; b < BLOCK && p + k <= text->n; b++, p += stride) {                      \
+                uint64_t h = 0;                                                                     \
+                for (int j = 0; j < k; j++) h += (uint64_t)d[p + j] * LANE[j];                      \
+                size_t bit = filter_bit(h);                                                         \
+                at[passed] = p;                                                                     \
+                hs[passed] = h;                                                                     \
+                passed += (t->filter[bit >> 3] >> (bit & 7)) & 1;                                   \
+            }                                                                                       \
+            for (int c = 0; c < passed; c++) PREFETCH(&t->table[slot_of(hs[c], t->mask)]);          \
+            for (int c = 0; c < passed; c++) probe_strided(t, text, at[c], hs[c], best, skip);      \
         }                                                                                           \
     }
 

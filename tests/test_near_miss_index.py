@@ -234,6 +234,22 @@ def test_compiled_seed_search_on_many_seeds_sharing_windows(ext: ModuleType) -> 
         assert seed_hits.first_hits(text, seeds, cap, compiled=ext) == seed_hits.first_hits_py(text, seeds, cap)
 
 
+@pytest.mark.parametrize("filler", ["ab", "aあ", "a😀"], ids=["latin-1", "two-byte", "four-byte"])
+def test_every_text_length_and_both_halves_of_a_pass(filler: str, ext: ModuleType) -> None:
+    """The pass rolls two hashes, one from the start and one from the middle, and probes the second
+    half's windows after the first half's: at every text length (an odd or even number of windows, one
+    window, none), a seed at the start, across the middle, at the end and in both halves is found, its
+    first `cap` starts in text order."""
+    rng = random.Random(f"near-miss-index/halves/{filler}")
+    for n in range(0, 160):
+        text = "".join(rng.choice(filler) for _ in range(n))
+        mid = n // 2
+        seeds = [text[a : a + size] for a, size in ((0, 8), (max(0, mid - 5), 11), (max(0, n - 9), 9)) if a + size <= n]
+        seeds += [text[:8] + "!" if n >= 8 else "nowhere!", (filler * 8)[:8]]
+        for cap in (1, 2, 200):
+            assert seed_hits.first_hits(text, seeds, cap, compiled=ext) == seed_hits.first_hits_py(text, seeds, cap), (n, cap)
+
+
 def test_compiled_seed_search_refuses_short_seeds(ext: ModuleType) -> None:
     with pytest.raises(ValueError, match="at least 8"):
         ext.first_hits("some text here", ["short"], 5)

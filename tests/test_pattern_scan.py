@@ -155,6 +155,24 @@ def test_an_ascii_quote_is_found_in_a_wider_text_by_the_strided_pass() -> None:
         assert ext.first_starts(table, text) == {0: text.find(seed)}
 
 
+@pytest.mark.parametrize("stride", [2, 16])
+def test_the_strided_pass_across_its_blocks_of_windows(stride: int) -> None:
+    """The strided pass hashes a block of windows, then probes those its filter let through: a seed
+    that starts just before, at or after a block's edge (64 windows of `stride` characters) is found,
+    in a text of every length around one and two blocks."""
+    ext = seed_hits.compiled()
+    assert ext is not None
+    rng = random.Random(f"pattern-scan/blocks/{stride}")
+    span = 64 * stride
+    for n in sorted({span - 1, span, span + 1, span + 17, 2 * span - 3, 2 * span, 2 * span + 40}):
+        text = "".join(rng.choice("abcdefgh ") for _ in range(n))
+        size = 16 + stride - 1 + 3
+        starts = [a for a in (0, span - size, span - 1, span, span + 1, 2 * span - size, n - size) if 0 <= a <= n - size]
+        seeds = [text[a : a + size] for a in starts] + ["z" * size]
+        want = {i: text.find(s) for i, s in enumerate(seeds) if s in text}
+        assert ext.first_starts(ext.prepare(seeds, 16, stride), text) == want, n
+
+
 def test_patterns_go_to_the_strided_pass_by_length() -> None:
     patterns = ["37 percent", "短い引用", "reduced errors by 37 p", "it reduced errors by 37 percent in 2019"]
     ps = PatternSet(patterns, compiled=True)
