@@ -43,3 +43,43 @@ def test_the_bounded_search_agrees_with_the_unbounded_one() -> None:
             unbounded = find_whole(text, quote, start)
             assert find_whole(text, quote, start, last) == (unbounded if unbounded <= last else -1)
             assert find_whole(text, quote, start, None) == unbounded
+
+
+def _rule(text: str, start: int, end: int) -> bool:
+    """The rule as first written (a letter or digit of a script with word spaces on both sides, or
+    a number cut): the oracle of the reordered tests of :func:`on_boundaries`."""
+    from claimledger.normalize import is_cjk
+
+    def word(ch: str) -> bool:
+        return ch.isalnum() and not is_cjk(ch)
+
+    for a, b, before, after in (
+        (start - 1, start, start - 2, None),
+        (end - 1, end, None, end + 1),
+    ):
+        if a < 0 or b >= len(text):
+            continue
+        x, y = text[a], text[b]
+        if (word(x) and word(y)) or (x.isdigit() and y.isdigit()):
+            return False
+        if before is not None and y.isdigit() and x in ".," and before >= 0 and text[before].isdigit():
+            return False
+        if after is not None and x.isdigit() and y in ".," and after < len(text) and text[after].isdigit():
+            return False
+    return True
+
+
+def test_the_boundary_tests_in_any_order_give_the_rule() -> None:
+    """Every span of every three-character text over letters, digits (ASCII, full-width, kanji,
+    superscript, Arabic-Indic), CJK, punctuation and spaces: the same answer as the rule."""
+    chars = "aZ09 .,-é" + "あ漢１Ａ٣²½〇二😀\u3000가"
+    n = 0
+    for x in chars:
+        for y in chars:
+            for z in chars:
+                text = x + y + z
+                for start in range(3):
+                    for end in range(start + 1, 4):
+                        assert on_boundaries(text, start, end) == _rule(text, start, end), (text, start, end)
+                        n += 1
+    assert n == len(chars) ** 3 * 6

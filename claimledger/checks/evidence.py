@@ -33,8 +33,10 @@ def source_evidences(ix: IndexedSource, spans: list[tuple[int, int]]) -> list[Ev
 
 def _evidence(ix: IndexedSource, a: int, b: int, loc: tuple[int, int] | None) -> Evidence:
     src = ix.source
-    page = src.page_of(a)
-    end_page = src.page_of(max(a, b - 1))
+    if src.page_starts:  # (page_of answers None for a source without pages)
+        page, end_page = src.page_of(a), src.page_of(max(a, b - 1))
+    else:
+        page = end_page = None
     return Evidence(
         source=src.id, start=a, end=b, text=reader_text(src.text[a:b]), page=page,
         end_page=end_page if end_page != page else None,
