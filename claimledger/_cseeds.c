@@ -153,42 +153,51 @@ static int later_push(Later **buf, Py_ssize_t *len, Py_ssize_t *room, Py_ssize_t
 
 /* One pass over a text of one string kind (T: its code unit). Returns 0 when out of memory.
  * A rolled hash waits for the one before it (a multiplication and two additions a window): the pass
- * rolls two, one from the start and one from the middle, side by side, and the processor overlaps
- * them. The first half's windows that pass the filter are probed at once, the second half's once the
- * first half is done: every window is probed in text order, as one hash rolled from the start would. */
+ * takes the windows SCAN_CHUNK at a time and rolls two hashes over each chunk, one from its start and
+ * one from its middle, side by side, so the processor overlaps them. The first half's windows that
+ * pass the filter are probed at once, the second half's once the first half is done: every window is
+ * probed in text order, as one hash rolled from the start would. The chunk bounds what is kept for
+ * later (at most SCAN_CHUNK / 2 windows, 512 KB, even in a text whose every window passes). */
+#define SCAN_CHUNK ((Py_ssize_t)1 << 16)
 #define DEFINE_SCAN(NAME, T)                                                                        \
     static int NAME(const Scan *sc, const Str *text) {                                              \
         const T *d = (const T *)text->data;                                                         \
         const int k = sc->k;                                                                        \
         const Py_ssize_t last = text->n - k; /* the last window's start (the caller has n >= k) */  \
-        const Py_ssize_t half = (last + 1) / 2; /* first half: windows 0 .. half - 1 */             \
-        uint64_t top = 1, ha = 0, hb = 0;                                                           \
+        uint64_t top = 1;                                                                           \
         for (int j = 1; j < k; j++) top *= BASE;                                                    \
-        for (int j = 0; j < k; j++) {                                                               \
-            ha = ha * BASE + d[j];                                                                  \
-            hb = hb * BASE + d[half + j];                                                           \
-        }                                                                                           \
         Later *later = NULL;                                                                        \
         Py_ssize_t nl = 0, rl = 0;                                                                  \
         int ok = 1;                                                                                 \
-        for (Py_ssize_t i = 0; i < half; i++) {                                                     \
-            size_t ba = filter_bit(ha), bb = filter_bit(hb);                                        \
-            if ((sc->filter[ba >> 3] >> (ba & 7)) & 1 && !probe(sc, text, i, ha)) {                 \
-                ok = 0;                                                                             \
-                break;                                                                              \
+        for (Py_ssize_t c0 = 0; ok && c0 <= last; c0 += SCAN_CHUNK) {                               \
+            const Py_ssize_t end = c0 + SCAN_CHUNK - 1 < last ? c0 + SCAN_CHUNK - 1 : last; /* its last window */\
+            const Py_ssize_t half = (end - c0 + 1) / 2; /* first half: windows c0 .. c0 + half - 1 */\
+            const Py_ssize_t mid = c0 + half;                                                       \
+            uint64_t ha = 0, hb = 0;                                                                \
+            for (int j = 0; j < k; j++) {                                                           \
+                ha = ha * BASE + d[c0 + j];                                                         \
+                hb = hb * BASE + d[mid + j];                                                        \
             }                                                                                       \
-            if ((sc->filter[bb >> 3] >> (bb & 7)) & 1 && !later_push(&later, &nl, &rl, half + i, hb)) {\
-                ok = 0;                                                                             \
-                break;                                                                              \
+            nl = 0;                                                                                 \
+            for (Py_ssize_t i = 0; i < half; i++) {                                                 \
+                size_t ba = filter_bit(ha), bb = filter_bit(hb);                                    \
+                if ((sc->filter[ba >> 3] >> (ba & 7)) & 1 && !probe(sc, text, c0 + i, ha)) {        \
+                    ok = 0;                                                                         \
+                    break;                                                                          \
+                }                                                                                   \
+                if ((sc->filter[bb >> 3] >> (bb & 7)) & 1 && !later_push(&later, &nl, &rl, mid + i, hb)) {\
+                    ok = 0;                                                                         \
+                    break;                                                                          \
+                }                                                                                   \
+                ha = (ha - top * d[c0 + i]) * BASE + d[c0 + i + k];                                 \
+                if (mid + i < end) hb = (hb - top * d[mid + i]) * BASE + d[mid + i + k];            \
             }                                                                                       \
-            ha = (ha - top * d[i]) * BASE + d[i + k];                                               \
-            if (half + i < last) hb = (hb - top * d[half + i]) * BASE + d[half + i + k];            \
-        }                                                                                           \
-        for (Py_ssize_t c = 0; ok && c < nl; c++) ok = probe(sc, text, later[c].at, later[c].hash); \
-        /* the second half holds one window more when their number is odd: hb is its hash */        \
-        if (ok && 2 * half <= last) {                                                               \
-            size_t bb = filter_bit(hb);                                                             \
-            if ((sc->filter[bb >> 3] >> (bb & 7)) & 1) ok = probe(sc, text, 2 * half, hb);          \
+            for (Py_ssize_t c = 0; ok && c < nl; c++) ok = probe(sc, text, later[c].at, later[c].hash);\
+            /* the second half holds one window more when the chunk's number is odd: hb is its hash */\
+            if (ok && mid + half <= end) {                                                          \
+                size_t bb = filter_bit(hb);                                                         \
+                if ((sc->filter[bb >> 3] >> (bb & 7)) & 1) ok = probe(sc, text, mid + half, hb);    \
+            }                                                                                       \
         }                                                                                           \
         PyMem_RawFree(later);                                                                       \
         return ok;                                                                                  \

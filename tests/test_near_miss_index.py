@@ -250,6 +250,19 @@ def test_every_text_length_and_both_halves_of_a_pass(filler: str, ext: ModuleTyp
             assert seed_hits.first_hits(text, seeds, cap, compiled=ext) == seed_hits.first_hits_py(text, seeds, cap), (n, cap)
 
 
+def test_a_pass_longer_than_its_chunks(ext: ModuleType) -> None:
+    """The pass takes the windows 65,536 at a time (two hashes in each chunk): in a text of over two
+    chunks where every window repeats, every seed's first `cap` starts come in text order, a seed
+    that starts across a chunk's edge included."""
+    rng = random.Random("near-miss-index/chunks")
+    chunk = 1 << 16
+    text = "".join(rng.choice("ab") for _ in range(2 * chunk + 3_000))
+    seeds = [text[at : at + size] for at, size in ((chunk - 4, 9), (chunk - 8, 8), (chunk - 1, 10), (chunk, 8), (2 * chunk - 3, 12), (2 * chunk - 1, 8))]
+    seeds += ["abababab", "aaaaaaaa", "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"]
+    for cap in (1, 7, 5_000):
+        assert seed_hits.first_hits(text, seeds, cap, compiled=ext) == seed_hits.first_hits_py(text, seeds, cap), cap
+
+
 def test_compiled_seed_search_refuses_short_seeds(ext: ModuleType) -> None:
     with pytest.raises(ValueError, match="at least 8"):
         ext.first_hits("some text here", ["short"], 5)
