@@ -111,6 +111,11 @@ typedef struct {
 } Scan;
 
 static inline size_t filter_bit(uint64_t h) { return (size_t)((h * 0x9E3779B97F4A7C15ull) >> (64 - FILTER_BITS)); }
+/* 1 when the filter may hold a window of hash h (its bit is set), 0 when no seed has that hash */
+static inline int filter_has(const uint8_t *filter, uint64_t h) {
+    size_t bit = filter_bit(h);
+    return (filter[bit >> 3] >> (bit & 7)) & 1;
+}
 
 /* The window at `at` hashes to h and passed the filter: confirm the seeds of that hash there.
  * Returns 0 when out of memory. */
@@ -180,12 +185,11 @@ static int later_push(Later **buf, Py_ssize_t *len, Py_ssize_t *room, Py_ssize_t
             }                                                                                       \
             nl = 0;                                                                                 \
             for (Py_ssize_t i = 0; i < half; i++) {                                                 \
-                size_t ba = filter_bit(ha), bb = filter_bit(hb);                                    \
-                if ((sc->filter[ba >> 3] >> (ba & 7)) & 1 && !probe(sc, text, c0 + i, ha)) {        \
+                if (filter_has(sc->filter, ha) && !probe(sc, text, c0 + i, ha)) {                   \
                     ok = 0;                                                                         \
                     break;                                                                          \
                 }                                                                                   \
-                if ((sc->filter[bb >> 3] >> (bb & 7)) & 1 && !later_push(&later, &nl, &rl, mid + i, hb)) {\
+                if (filter_has(sc->filter, hb) && !later_push(&later, &nl, &rl, mid + i, hb)) {     \
                     ok = 0;                                                                         \
                     break;                                                                          \
                 }                                                                                   \
@@ -195,8 +199,7 @@ static int later_push(Later **buf, Py_ssize_t *len, Py_ssize_t *room, Py_ssize_t
             for (Py_ssize_t c = 0; ok && c < nl; c++) ok = probe(sc, text, later[c].at, later[c].hash);\
             /* the second half holds one window more when the chunk's number is odd: hb is its hash */\
             if (ok && mid + half <= end) {                                                          \
-                size_t bb = filter_bit(hb);                                                         \
-                if ((sc->filter[bb >> 3] >> (bb & 7)) & 1) ok = probe(sc, text, mid + half, hb);    \
+                if (filter_has(sc->filter, hb)) ok = probe(sc, text, mid + half, hb);               \
             }                                                                                       \
         }                                                                                           \
         PyMem_RawFree(later);                                                                       \
@@ -334,10 +337,9 @@ static void probe_strided(const Table *t, const Str *text, Py_ssize_t p, uint64_
             for (int b = 0; b < BLOCK && p + k <= text->n; b++, p += stride) {                      \
                 uint64_t h = 0;                                                                     \
                 for (int j = 0; j < k; j++) h += (uint64_t)d[p + j] * LANE[j];                      \
-                size_t bit = filter_bit(h);                                                         \
                 at[passed] = p;                                                                     \
                 hs[passed] = h;                                                                     \
-                passed += (t->filter[bit >> 3] >> (bit & 7)) & 1;                                   \
+                passed += filter_has(t->filter, h);                                                 \
             }                                                                                       \
             for (int c = 0; c < passed; c++) PREFETCH(&t->table[slot_of(hs[c], t->mask)]);          \
             for (int c = 0; c < passed; c++) probe_strided(t, text, at[c], hs[c], best, skip);      \

@@ -11,17 +11,13 @@ from claimledger.normalize import is_cjk
 __all__ = ["find_whole", "on_boundaries"]
 
 
-def _word_char(ch: str) -> bool:
-    """A letter or digit of a script that separates words with spaces (not CJK)."""
-    return ch.isalnum() and not is_cjk(ch)
-
-
 def on_boundaries(text: str, start: int, end: int) -> bool:
     """A match must not cut a word or a number: ``37 percent`` is not in ``137 percent``,
     ``now`` is not in ``nowhere``, ``1`` is not in ``1.5``. CJK text has no word spaces,
     so only its digits are held to this."""
-    # the tests of :func:`_word_char` on both sides, cheapest first (``isalnum`` before is_cjk):
-    # the same answer, without a Python call for a boundary that is a space or punctuation
+    # a boundary is cut by two word characters (letters or digits of a script with word spaces,
+    # not CJK) or two digits: both sides alphanumeric first, the cheap test, so a boundary at a
+    # space or punctuation costs no call of is_cjk (tests/test_boundaries.py: the same answer)
     if start > 0:
         a, b = text[start - 1], text[start]
         if a.isalnum() and b.isalnum():

@@ -87,6 +87,7 @@ def markdown_mapped(markdown: str) -> tuple[str, Anchors]:
 # ｜base《reading》, base《reading》 (the base is the run of kanji before it), ［＃note］
 _AOZORA_RUBY = re.compile(r"｜([^｜《》\n]{1,40})《([^《》\n]{1,40})》|《([^《》\n]{1,40})》")
 _AOZORA_NOTE = re.compile(r"［＃([^［］\n]{1,200})］")
+_RUBY_HEAD = 200_000  # ruby is looked for in the first characters only
 
 
 def looks_aozora(text: str) -> bool:
@@ -96,11 +97,11 @@ def looks_aozora(text: str) -> bool:
     # ("［" first: a search for one character is several times faster than for two, in a UCS-2 text)
     if "［" in text and "［＃" in text and _AOZORA_NOTE.search(text):
         return True
-    # the marks looked for in the first 200,000 characters without copying them (a copy of a
-    # two-byte text cost more than the search); the expression reads the copy only when both are there
-    if text.find("《", 0, 200_000) < 0 or text.find("》", 0, 200_000) < 0:
+    # the marks looked for in the head without copying it (a copy of a two-byte text cost more
+    # than the search); the expression reads the copy only when both are there
+    if text.find("《", 0, _RUBY_HEAD) < 0 or text.find("》", 0, _RUBY_HEAD) < 0:
         return False
-    return len(_AOZORA_RUBY.findall(text[:200_000])) >= 2
+    return len(_AOZORA_RUBY.findall(text[:_RUBY_HEAD])) >= 2
 
 
 # A plain-text source none of these characters occurs in reads as its decoding, unchanged:
