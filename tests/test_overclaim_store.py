@@ -6,6 +6,7 @@ statement, quote, source context and code, and never hide a finding the rules wo
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 import subprocess
@@ -236,15 +237,27 @@ _ANY_TEXT = hs.text(hs.characters(blacklist_categories=()) | hs.sampled_from(["\
 
 
 @given(_ANY_TEXT, hs.none() | _ANY_TEXT, hs.none() | _ANY_TEXT)
-def test_the_key_is_the_digest_of_the_json_of_its_fields(statement: str, quote: str | None, context: str | None) -> None:
-    """result_key writes the JSON string by string (issue 19, per-claim cost): the same text as
-    json.dumps of the list, so the same key, lone surrogates and escapes included."""
-    import hashlib
+def test_the_key_text_gives_back_its_fields(statement: str, quote: str | None, context: str | None) -> None:
+    """The key's text (store version 2) is read back into exactly the fields it was written from, so
+    two different argument lists never share a key; lone surrogates and escapes included."""
+    from claimledger.checks.overclaim.store import STORE_VERSION, key_text, result_key, rules_fingerprint
 
-    from claimledger.checks.overclaim.store import STORE_VERSION, result_key, rules_fingerprint
-
-    fields = [STORE_VERSION, rules_fingerprint(), statement, quote, context]
-    assert result_key(statement, quote, context) == hashlib.sha256(json.dumps(fields).encode("ascii")).hexdigest()
+    text = key_text(statement, quote, context)
+    head, body = text.split("\n", 1)
+    version, fingerprint, s, q, c = head.split(" ")
+    assert (int(version), fingerprint) == (STORE_VERSION, rules_fingerprint())
+    s_len, q_len, c_len = int(s), int(q), int(c)
+    read_statement, rest = body[:s_len], body[s_len:]
+    if q_len == -2:
+        read_quote: str | None = read_statement
+    elif q_len == -1:
+        read_quote = None
+    else:
+        read_quote, rest = rest[:q_len], rest[q_len:]
+    read_context = None if c_len == -1 else rest
+    assert (read_statement, read_quote, read_context) == (statement, quote, context)
+    assert c_len == -1 or c_len == len(rest)
+    assert result_key(statement, quote, context) == hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def test_no_hits_are_stored_as_the_json_of_an_empty_list() -> None:

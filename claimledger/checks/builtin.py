@@ -10,7 +10,9 @@ checks run in this order and see the findings of the ones before them.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
+from types import ModuleType
 
 from claimledger._exceptions import SourceError
 from claimledger.checks.context import RunContext
@@ -42,20 +44,31 @@ def overclaim(claim: QuoteClaim, ctx: RunContext, earlier: Sequence[Finding]) ->
 
 def _overclaims(claim_id: str, statement: str | None, source: str, quote: str, found: bool,
                 ctx: RunContext) -> list[Finding]:  # fmt: skip
-    from claimledger.checks.overclaim import overclaim_findings
-    from claimledger.checks.overclaim.store import run_store
-
     context = ctx.quote_result(*quote_key(source, quote)).context if found else None
     if not statement and context is None:
         return []
+    rules, store = _overclaim_modules()
     # the hits remembered across runs (checks/overclaim/store.py)
-    return overclaim_findings(claim_id, statement or quote, quote, context, store=run_store(ctx))
+    hits: list[Finding] = rules.overclaim_findings(claim_id, statement or quote, quote, context, store=store.run_store(ctx))
+    return hits
+
+
+@functools.cache
+def _overclaim_modules() -> tuple[ModuleType, ModuleType]:
+    """The rules' package and their store, imported at the first claim that needs them: the rules'
+    modules compile their patterns on import, which a ledger without quotes never pays for (an
+    import statement in :func:`_overclaims` itself cost a lookup in ``sys.modules`` for every claim).
+    The functions are read from the modules at each call, as an import statement would."""
+    import claimledger.checks.overclaim
+    import claimledger.checks.overclaim.store
+
+    return claimledger.checks.overclaim, claimledger.checks.overclaim.store
 
 
 @check("quote", name="scope")
 def quote_scope(claim: QuoteClaim, ctx: RunContext, earlier: Sequence[Finding]) -> Iterable[Finding]:
     """Does the evidence around the found quote answer the question, for the statement's scope?"""
-    if not passed(earlier, LITERAL):
+    if not _scoped(claim, ctx) or not passed(earlier, LITERAL):
         return []
     return _scope(claim, claim.source, claim.quote, ctx)
 
@@ -63,8 +76,10 @@ def quote_scope(claim: QuoteClaim, ctx: RunContext, earlier: Sequence[Finding]) 
 @check("quote", name="locator")
 def quote_locator(claim: QuoteClaim, ctx: RunContext, earlier: Sequence[Finding]) -> Iterable[Finding]:
     """The quote's ``locator`` (p. 4, Section 3): the found evidence must be there."""
+    if not claim.locator:
+        return []
     literal = next((f for f in earlier if f.check == LITERAL), None)
-    if not claim.locator or literal is None or literal.status is not Status.VERIFIED or literal.evidence is None:
+    if literal is None or literal.status is not Status.VERIFIED or literal.evidence is None:
         return []
     from claimledger.checks.locator import check_locator
 
@@ -91,7 +106,7 @@ def number_overclaim(claim: NumberClaim, ctx: RunContext, earlier: Sequence[Find
 @check("number", name="scope")
 def number_scope(claim: NumberClaim, ctx: RunContext, earlier: Sequence[Finding]) -> Iterable[Finding]:
     """For a figure read from a cited passage that verified: the scope of that passage."""
-    if claim.source is None or claim.quote is None or not passed(earlier, NUMERIC):
+    if claim.source is None or claim.quote is None or not _scoped(claim, ctx) or not passed(earlier, NUMERIC):
         return []
     return _scope(claim, claim.source, claim.quote, ctx)
 
@@ -115,13 +130,17 @@ def dataset(claim: DatasetClaim, ctx: RunContext, earlier: Sequence[Finding]) ->
     return check_dataset(claim, ctx)
 
 
-def _scope(claim: QuoteClaim | NumberClaim, source: str, quote: str, ctx: RunContext) -> list[Finding]:
+def _scoped(claim: QuoteClaim | NumberClaim, ctx: RunContext) -> bool:
+    """False when the scope check has nothing to compare: no question (none named, none for a section,
+    none for the draft) and no statement (claim_scope_findings would answer [] at once). Tested before
+    the literal verdict, the cheaper test first; the scope modules stay unimported."""
     ledger = ctx.ledger
-    if claim.answers is None and ledger.question is None and not ledger.questions and not (claim.statement or "").strip():
-        # no question (none named, none for a section, none for the draft) and no statement: the scope
-        # check has nothing to compare (claim_scope_findings answers [] at once), and its modules stay unimported
-        return []
+    return not (claim.answers is None and ledger.question is None and not ledger.questions
+                and not (claim.statement or "").strip())  # fmt: skip
+
+
+def _scope(claim: QuoteClaim | NumberClaim, source: str, quote: str, ctx: RunContext) -> list[Finding]:
     from claimledger.checks.scope.check import claim_scope_findings
 
-    question = ledger.claim_question(claim)
+    question = ctx.ledger.claim_question(claim)
     return claim_scope_findings(claim.id, source, quote, claim.statement, question, ctx)

@@ -116,11 +116,6 @@ class ScanMemo(CheckedRows):
             digest = self._digests[facts] = index_key(ix.source.sha256, ix.source.media_type, self.config).digest
         return digest
 
-    def cold(self) -> bool:
-        """No earlier run's answer can be found here: the store held nothing when opened, or cannot
-        be opened (this run's own answers are still found)."""
-        return self._open() is None or self._empty
-
     def absent_from_readings(self, ix: IndexedSource, quotes: Iterable[str]) -> set[str]:
         """The quotes an earlier search found in none of the source's second readings."""
         keys = answer_keys(self._digest(ix), "readings", quotes)

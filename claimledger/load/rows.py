@@ -54,6 +54,11 @@ class CheckedRows:
                 self._broken = True  # no store: every answer is computed afresh
         return self._db
 
+    def cold(self) -> bool:
+        """No earlier run's row can be found here: the store held nothing when opened, or cannot be
+        opened (this run's own rows are still found)."""
+        return self._open() is None or self._empty
+
     def _get(self, keys: list[str]) -> dict[str, str]:
         """The checked payloads stored under ``keys`` (this run's own rows first)."""
         out = {k: self._new[k] for k in keys if k in self._new}

@@ -236,8 +236,8 @@ def _in_set(av: Any) -> list[str] | None:
 
 
 def is_japanese(text: str) -> bool:
-    """True when the text contains kana or kanji."""
-    return _KANA_KANJI.search(text) is not None
+    """True when the text contains kana or kanji (an ASCII text, known without reading it, holds none)."""
+    return not text.isascii() and _KANA_KANJI.search(text) is not None
 
 
 def is_hiragana(ch: str) -> bool:

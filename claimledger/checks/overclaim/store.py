@@ -2,7 +2,7 @@
 
 A claim's rule hits are a pure function of the three strings the rules read (the statement, the
 quote, the source text around the found quote) and of the code that reads them. The key is the
-SHA-256 of all of them together:
+SHA-256 of all of them together (:func:`key_text`):
 
 * ``statement``, ``quote``, ``context``: exactly the arguments of
   :func:`claimledger.checks.overclaim.overclaim_hits` (``context`` ``None`` when the quote was not
@@ -13,7 +13,7 @@ SHA-256 of all of them together:
   folding and ``\\w`` depend on both);
 * the store's own format version.
 
-The store is one SQLite file in the cache directory (``overclaim/v1.sqlite``), used when the index
+The store is one SQLite file in the cache directory (``overclaim/v2.sqlite``), used when the index
 cache is (``GateConfig.index_cache``). New results are written in one transaction when the run
 closes. Every row carries a SHA-256 over its key and payload; a row that fails it, does not parse
 into hits, or any error of the store itself, counts as not stored: the rules run again. A stored
@@ -29,7 +29,6 @@ import json
 import platform
 import unicodedata
 from collections.abc import Callable
-from json.encoder import encode_basestring_ascii as _json_str
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -42,7 +41,7 @@ from claimledger.model.finding import Reason
 if TYPE_CHECKING:
     from claimledger.checks.context import RunContext
 
-STORE_VERSION = 1
+STORE_VERSION = 2  # 2: the key is no longer the JSON of its fields (key_text)
 
 
 class StoreRowError(ClaimledgerError):
@@ -80,25 +79,34 @@ def rules_fingerprint() -> str:
 
 
 def result_key(statement: str, quote: str | None, context: str | None) -> str:
-    """The key of the rules' hits on these arguments under this code: the SHA-256 of
-    ``json.dumps([STORE_VERSION, rules_fingerprint(), statement, quote, context])`` (ASCII JSON: every
-    string, a lone surrogate included, is written exactly and unambiguously), written here string by
-    string with the encoder ``json.dumps`` uses (the same text, without its per-call set-up; a quote
-    equal to the statement, as for a quote claim without one, is written once and used twice)."""
-    said = _json_str(statement)
-    quoted = said if quote == statement else _json_or_null(quote)
-    text = f"{_key_head()}{said}, {quoted}, {_json_or_null(context)}]"
-    return hashlib.sha256(text.encode("ascii")).hexdigest()
+    """The key of the rules' hits on these arguments under this code: the SHA-256 of :func:`key_text`
+    in UTF-8 (a lone surrogate written as itself, ``surrogatepass``: the encoding is one-to-one)."""
+    return hashlib.sha256(key_text(statement, quote, context).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def key_text(statement: str, quote: str | None, context: str | None) -> str:
+    """A head line ``"{STORE_VERSION} {rules_fingerprint()} {s} {q} {c}\\n"``, then the strings it counts.
+
+    ``s``, ``q``, ``c`` are the lengths of ``statement``, ``quote`` and ``context``; ``q`` is -2 for a
+    quote equal to the statement (not written again: a quote claim without a statement), and
+    ``q`` or ``c`` -1 for None. The strings follow in that order, with no separator: the lengths
+    split the text one way only, so two different argument lists never give the same text
+    (tests/test_overclaim_store.py checks this against the fields themselves). Before store
+    version 2 the text was the JSON of the five fields, a third slower to write."""
+    if quote == statement:
+        q, quoted = -2, ""
+    elif quote is None:
+        q, quoted = -1, ""
+    else:
+        q, quoted = len(quote), quote
+    c, around = (-1, "") if context is None else (len(context), context)
+    return f"{_key_head()}{len(statement)} {q} {c}\n{statement}{quoted}{around}"
 
 
 @functools.cache
 def _key_head() -> str:
-    """The start of every key's JSON text: the format version and the rules' fingerprint."""
-    return f"[{STORE_VERSION}, {_json_str(rules_fingerprint())}, "
-
-
-def _json_or_null(value: str | None) -> str:
-    return "null" if value is None else _json_str(value)
+    """The start of every key's text: the format version and the rules' fingerprint."""
+    return f"{STORE_VERSION} {rules_fingerprint()} "
 
 
 def dump_hits(hits: list[Hit]) -> str:
@@ -164,7 +172,9 @@ class ResultStore(CheckedRows):
 
     def get(self, key: str) -> list[Hit] | None:
         """The stored hits for ``key``, or None (not stored, or a row that fails its check)."""
-        payload = self._get([key]).get(key)
+        payload = self._new.get(key)
+        if payload is None and not self.cold():
+            payload = self._get([key]).get(key)
         if payload is None:
             return None
         try:
