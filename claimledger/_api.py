@@ -344,7 +344,7 @@ def gate(
         total = len(parsed.claims)
         if progress:
             progress("locating quotes", 0, total)
-        ctx.prefetch_quotes(quote_keys(parsed.claims))
+        ctx.prefetch_quotes(quote_keys(parsed.claims, ctx))
         findings.extend(_by_source(ledger_claims, parsed.sources, ctx, progress))
         if progress:
             progress("checking claims", total, total)

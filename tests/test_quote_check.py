@@ -156,3 +156,28 @@ def test_a_match_never_cuts_a_word_or_a_number(
     path = write_ledger("version: 1\nsources: {s: s.txt}\nclaims:\n" + q("A", "s", quote))
     f = gate(path, config=GateConfig(min_quote_chars=6)).findings[0]
     assert (f.status is Status.VERIFIED) is verified, f.message
+
+
+def test_a_run_normalizes_each_quote_once(
+    run: Callable[..., dict[str, object]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The scan's batch, the literal check and the overclaim rules look each quote up (issue 19:
+    three normalizations a claim before); the run remembers the normalized form, English and
+    Japanese alike, and a quote cited twice is normalized once."""
+    import claimledger.checks.quote as quote_module
+
+    seen: list[str] = []
+    real = quote_module.normalize_quote
+
+    def counted(text: str) -> str:
+        seen.append(text)
+        return real(text)
+
+    monkeypatch.setattr(quote_module, "normalize_quote", counted)
+    found = run([
+        q("en", "blog", "Verification is a discipline, not a mood"),
+        q("en2", "notes", "Verification is a discipline, not a mood"),
+        q("ja", "chosa", "一部の企業では、利用の可能性があると考えられる"),
+    ])  # fmt: skip
+    assert found["en"].status is found["ja"].status is Status.VERIFIED  # type: ignore[attr-defined]
+    assert sorted(seen) == sorted(["Verification is a discipline, not a mood", "一部の企業では、利用の可能性があると考えられる"])

@@ -44,7 +44,7 @@ def overclaim(claim: QuoteClaim, ctx: RunContext, earlier: Sequence[Finding]) ->
 
 def _overclaims(claim_id: str, statement: str | None, source: str, quote: str, found: bool,
                 ctx: RunContext) -> list[Finding]:  # fmt: skip
-    context = ctx.quote_result(*quote_key(source, quote)).context if found else None
+    context = ctx.quote_result(*quote_key(source, quote, ctx)).context if found else None
     if not statement and context is None:
         return []
     rules, store = _overclaim_modules()

@@ -97,6 +97,7 @@ class RunContext:
     _data: DataStore | None = None
     metrics: MetricRegistry = field(default_factory=run_registry)
     shared: dict[str, object] = field(default_factory=dict)  # what a kind module prefetches for its checks
+    normalized_quotes: dict[str, str] = field(default_factory=dict)  # checks.quote.normalized_quote's memo
     _ahead: dict[str, tuple[Future[IndexedSource | Reading | RuledOut], Keep | None, int]] = field(default_factory=dict)
     _pool: ThreadPoolExecutor | None = None
     _sizes: dict[str, int] | None = None  # file sizes of the local sources (_size_of), stat'ed once

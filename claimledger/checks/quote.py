@@ -67,7 +67,7 @@ def check_quote_text(
             claim_id, check, Status.UNVERIFIABLE, Reason.SOURCE_UNDECLARED,
             f"source {source_id!r} is not declared under `sources:`{hint}",
         )  # fmt: skip
-    nq = normalize_quote(strip_outer_quotes(quote))
+    nq = normalized_quote(quote, ctx)
     long_enough = len(nq) >= ctx.config.min_quote_chars
     result = ctx.quote_result(source_id, nq) if long_enough else None
     error = result.error if result is not None else ctx.source_error(source_id)
@@ -177,12 +177,25 @@ def _check_elided(
     )  # fmt: skip
 
 
-def quote_key(source_id: str, quote: str) -> tuple[str, str]:
-    """The (source, normalized quote) pair a quote is looked up by."""
-    return source_id, normalize_quote(strip_outer_quotes(quote))
+def normalized_quote(quote: str, ctx: RunContext | None = None) -> str:
+    """``normalize_quote(strip_outer_quotes(quote))``, remembered for the run with ``ctx`` (a pure
+    function of the string: the batched scan, the literal check and the overclaim rules each look
+    the same quote up, three normalizations a claim before)."""
+    if ctx is None:
+        return normalize_quote(strip_outer_quotes(quote))
+    memo = ctx.normalized_quotes
+    nq = memo.get(quote)
+    if nq is None:  # (a quote whose normalization raises is not remembered: it raises again)
+        nq = memo[quote] = normalize_quote(strip_outer_quotes(quote))
+    return nq
 
 
-def quote_keys(claims: Iterable[object]) -> list[tuple[str, str]]:
+def quote_key(source_id: str, quote: str, ctx: RunContext | None = None) -> tuple[str, str]:
+    """The (source, normalized quote) pair a quote is looked up by (remembered for the run with ``ctx``)."""
+    return source_id, normalized_quote(quote, ctx)
+
+
+def quote_keys(claims: Iterable[object], ctx: RunContext | None = None) -> list[tuple[str, str]]:
     """The lookups a ledger's quote-bearing claims need, for one batched pass."""
     keys: list[tuple[str, str]] = []
     for claim in claims:
@@ -190,7 +203,7 @@ def quote_keys(claims: Iterable[object]) -> list[tuple[str, str]]:
         quote = getattr(claim, "quote", None)
         if isinstance(source, str) and isinstance(quote, str):
             try:
-                keys.append(quote_key(source, quote))
+                keys.append(quote_key(source, quote, ctx))
             except Exception:
                 continue
     return keys

@@ -39,7 +39,7 @@ def _found(source_id: str, quote: str, ctx: RunContext) -> tuple[Evidence, str] 
     from claimledger._exceptions import SourceError
     from claimledger.checks.quote import quote_key
 
-    key = quote_key(source_id, quote)
+    key = quote_key(source_id, quote, ctx)
     if len(key[1]) < ctx.config.min_quote_chars or source_id not in ctx.ledger.sources:
         return None
     result = ctx.quote_result(*key)
