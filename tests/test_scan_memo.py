@@ -15,10 +15,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as hs
 
 from claimledger import GateConfig, gate
 from claimledger.checks import quote_scan, readings
-from claimledger.checks.scan_memo import MEMO_FILES, answer_key, answer_keys, memo_fingerprint, memo_path
+from claimledger.checks.scan_memo import (
+    MEMO_FILES,
+    answer_key,
+    answer_keys,
+    memo_fingerprint,
+    memo_path,
+    near_payload,
+)
 from claimledger.load.index import IndexedSource, read_source
 from claimledger.model.claim import Ledger, QuoteClaim
 from claimledger.model.finding import Finding
@@ -166,6 +175,12 @@ def test_the_keys_of_many_quotes_are_the_key_of_each() -> None:
     quotes = ["q", "", '"quoted" \\ back', "日本語の引用", "\ud800 lone", "tab\there", "😀 astral", "q"]
     for digest, what in (("d", "near"), ("0" * 64, "readings"), ('odd "digest"', "near")):
         assert answer_keys(digest, what, quotes) == {answer_key(digest, what, nq): nq for nq in quotes}
+
+
+@given(hs.none() | hs.tuples(hs.floats(allow_nan=True, allow_infinity=True) | hs.integers(0, 100), hs.integers(), hs.integers()))
+def test_a_nearest_passage_is_stored_as_its_json(near: tuple[float, int, int] | None) -> None:
+    """near_payload writes what json.dumps writes (the stored text the next run reads back)."""
+    assert near_payload(near) == json.dumps(None if near is None else list(near))
 
 
 def _ix(path: Path) -> IndexedSource:

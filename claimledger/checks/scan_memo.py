@@ -34,6 +34,7 @@ import math
 import platform
 import unicodedata
 from collections.abc import Iterable
+from json.encoder import encode_basestring_ascii as _json_str
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -96,7 +97,20 @@ def answer_keys(index_digest: str, what: str, quotes: Iterable[str]) -> dict[str
     quote is written once (a list's JSON is its items' JSON joined by ", " within brackets)."""
     head = json.dumps([STORE_VERSION, memo_fingerprint(), what, index_digest])[:-1] + ", "
     sha = hashlib.sha256
-    return {sha(f"{head}{json.dumps(nq)}]".encode("ascii")).hexdigest(): nq for nq in quotes}
+    # (the encoder json.dumps uses for a string, without its per-call set-up)
+    return {sha(f"{head}{_json_str(nq)}]".encode("ascii")).hexdigest(): nq for nq in quotes}
+
+
+def near_payload(near: tuple[float, int, int] | None) -> str:
+    """``json.dumps(None if near is None else list(near))``: a finite float score and two ints are
+    written as json.dumps writes them (``repr``), without its per-call set-up; anything else by
+    json.dumps itself."""
+    if near is None:
+        return "null"
+    score, start, end = near
+    if type(score) is float and math.isfinite(score) and type(start) is int and type(end) is int:
+        return f"[{score!r}, {start}, {end}]"
+    return json.dumps(list(near))
 
 
 class ScanMemo(CheckedRows):
@@ -151,7 +165,7 @@ class ScanMemo(CheckedRows):
         """This run's nearest passages (score, start, end in the primary reading; None: no passage)."""
         for key, nq in answer_keys(self._digest(ix), "near", answers).items():
             near = answers[nq]
-            self._new[key] = json.dumps(None if near is None else list(near))
+            self._new[key] = near_payload(near)
 
 
 def memo_path(cache_dir: Path) -> Path:
