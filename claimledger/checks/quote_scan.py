@@ -134,13 +134,13 @@ class PatternSet:
         self._groups = [seed_hits.FirstStarts(ps, k, stride=st, compiled=c) for ps, k, st, c in groups if ps]
         # muted patterns are not looked for (a byte per pattern of each group, read by the passes)
         self._masks = [bytearray(len(g.seeds)) for g in self._groups]
-        self._where = {p: (m, i) for m, g in zip(self._masks, self._groups, strict=True) for i, p in enumerate(g.seeds)}
+        # each pattern's group and index in it (its mute byte: self._masks[group][index])
         self._group_of = {p: (n, i) for n, g in enumerate(self._groups) for i, p in enumerate(g.seeds)}
 
     def mute(self, pattern: str, muted: bool = True) -> None:
         """Leave ``pattern`` out of the next :meth:`first_positions` (``muted=False``: look for it again)."""
-        mask, i = self._where[pattern]
-        mask[i] = muted
+        g, i = self._group_of[pattern]
+        self._masks[g][i] = muted
 
     def first_positions(self, text: str, early: Prescan | None = None) -> dict[str, int]:
         """Start of the first occurrence of each pattern not muted found in ``text`` (one pass per group).
@@ -180,10 +180,9 @@ class PatternSet:
         which stays true, and unmutes only the quotes of the source it scans (``also``). So the passes
         report every pattern ``first_positions`` would look for, and it drops the others."""
         masks = [bytearray(m) for m in self._masks]  # under the GIL: a consistent copy of each
-        index = {id(m): c for m, c in zip(self._masks, masks, strict=True)}
         for p in also:
-            mask, i = self._where[p]
-            index[id(mask)][i] = 0
+            g, i = self._group_of[p]
+            masks[g][i] = 0
         return [
             group(text, mask if any(mask) else None) if group.compiled else None
             for group, mask in zip(self._groups, masks, strict=True)
