@@ -188,7 +188,9 @@ def _run_claim(claim: ClaimBase, ctx: RunContext) -> list[Finding]:
             changes["location"] = claim.location.model_dump()
         elif finding.location is None and line is not None:
             changes["location"] = {"file": None, "line": line, "in": "ledger"}
-        if finding.tier is None and finding.offered is None:
+        # what the author offers can only explain a finding that is not verified (a verified one is
+        # never tiered: reconcile.tiered keeps it as it is, with no copy)
+        if finding.tier is None and finding.offered is None and finding.status is not Status.VERIFIED:
             offered = offered or Offered(claim.author_alternative)
             changes["offered"] = offered
         out.append(replaced(finding, changes) if changes else finding)

@@ -62,10 +62,10 @@ def assign_tier(
 
 def _tier_changes(finding: Finding, author_alternative: str | None, also_explainable: frozenset[Reason]) -> dict[str, Any]:
     """The fields :func:`assign_tier` sets on ``finding``."""
+    if finding.status is Status.VERIFIED:  # (first: most findings, and nothing else is read for them)
+        return {"tier": None}
     explainable = finding.reason.explainable or finding.reason in also_explainable
     tier = finding.reason.tier
-    if finding.status is Status.VERIFIED:
-        return {"tier": None}
     if tier is None:  # a non-verified finding never goes untiered: fail closed
         tier = Tier.HIGH
     if tier is Tier.HIGH and explainable and is_concrete_alternative(author_alternative):
