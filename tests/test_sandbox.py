@@ -287,3 +287,34 @@ def test_a_metric_named_like_a_file_is_just_an_unknown_metric(tmp_path: Path) ->
     assert f.reason is Reason.METRIC_UNKNOWN and f.tier is Tier.HIGH
     assert not marker.exists()
     assert not os.path.exists(str(marker))
+
+
+def test_duckdbs_temporary_files_stay_in_a_folder_removed_with_its_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """DuckDB puts its temporary files in ./.tmp by default: a SQL process killed at its deadline left
+    them in the user's working directory (85 MB once). Each process has a folder of its own, removed
+    when the process ends or is killed; nothing is written where the run was started."""
+    (tmp_path / "daily.csv").write_text("day,clicks\n1,10\n2,20\n3,30\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(data_module, "KILL_GRACE", -1.5)  # kill 0.5 s after the query, DuckDB waits 2 s
+    ds = DataStore({"daily": str(tmp_path / "daily.csv")}, GateConfig(sql_timeout=2.0, sql_memory_limit="32MB"))
+    try:
+        first = ds._proc
+        assert first is not None
+        own = Path(first.temp)
+        assert own.is_dir() and tmp_path not in own.parents
+        # DuckDB's temporary folder is the process's own
+        assert ds.scalar(f"SELECT (current_setting('temp_directory') = '{own}')::INT") == 1.0
+        with pytest.raises(QueryError, match="process was killed"):
+            ds.scalar("SELECT count(*) FROM range(1000000000) a, range(1000000000) b WHERE a.range + b.range = 7")
+        assert first.proc.poll() is not None and not own.exists()  # killed, and its folder removed
+        second = ds._proc
+        monkeypatch.setattr(data_module, "KILL_GRACE", 3.0)
+        assert ds.scalar("SELECT sum(clicks) FROM daily") == 60.0  # a new process, with a folder of its own
+        assert ds._proc is not None and ds._proc is not second and Path(ds._proc.temp).is_dir()
+        last = Path(ds._proc.temp)
+    finally:
+        ds.close()
+    assert not last.exists()  # closing the store removes the last one
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["daily.csv"]

@@ -10,7 +10,7 @@ over stdin/stdout; values come back tagged by type (never pickled)::
 
     python -I _sql_worker.py MEMORY_BYTES PARENT_PID
 
-First message: ``{"datasets": {name: path}, "memory_limit": "512MB", "timeout": 30.0}``;
+First message: ``{"datasets": {name: path}, "memory_limit": "512MB", "timeout": 30.0, "temp_directory": dir}``;
 answer ``{"errors": {name: [reason, message]}}``. Then one ``{"sql": ...}`` per query,
 answered ``{"rows": [[tagged value, ...], ...]}`` or ``{"error": [reason, message]}``.
 Imports only the standard library and duckdb, so it starts quickly.
@@ -89,9 +89,10 @@ class Worker:
         self.timeout = float(setup["timeout"])
         self.memory_limit = str(setup["memory_limit"])
         self.errors: dict[str, list[str]] = {}
-        self.con = duckdb.connect(
-            ":memory:", config={"autoinstall_known_extensions": False, "autoload_known_extensions": False}
-        )
+        config: dict[str, Any] = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
+        if setup.get("temp_directory"):  # where a large query spills (the parent removes it), not ./.tmp
+            config["temp_directory"] = str(setup["temp_directory"])
+        self.con = duckdb.connect(":memory:", config=config)
         allowed: list[str] = []
         for name, origin in setup["datasets"].items():
             if not os.path.isfile(origin):

@@ -18,9 +18,11 @@ import json
 import math
 import os
 import selectors
+import shutil
 import struct
 import subprocess
 import sys
+import tempfile
 import time
 from decimal import Decimal
 from pathlib import Path
@@ -81,13 +83,17 @@ class _SqlProcess:
     """One child process holding the sandboxed DuckDB connection (see :mod:`._sql_worker`)."""
 
     def __init__(self, setup: dict[str, Any], memory: int) -> None:
+        # DuckDB spills a large query to files in its temp directory, by default ``.tmp`` in the
+        # working directory: a process killed at its deadline left them there (85 MB in a user's
+        # folder). Each process gets a private one, removed when the process ends or is killed.
+        self.temp = tempfile.mkdtemp(prefix="claimledger-sql-")
         self.proc = subprocess.Popen(
             [*SQL_WORKER_COMMAND, str(memory), str(os.getpid())],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
         )
-        self.send(setup)
+        self.send({**setup, "temp_directory": self.temp})
 
     def send(self, message: Any) -> None:
         assert self.proc.stdin is not None
@@ -140,10 +146,12 @@ class _SqlProcess:
         self._close_pipes()
 
     def _close_pipes(self) -> None:
+        """The pipes closed and the temp directory removed (the process has ended or been killed)."""
         for pipe in (self.proc.stdin, self.proc.stdout):
             with contextlib.suppress(OSError, ValueError):
                 if pipe is not None:
                     pipe.close()
+        shutil.rmtree(self.temp, ignore_errors=True)
 
     def close(self) -> None:
         with contextlib.suppress(OSError, ValueError):
