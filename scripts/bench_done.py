@@ -176,15 +176,10 @@ def largest_row(work: Path, scale: float, rounds: int) -> dict[str, Any]:
 
 
 def compile_trees() -> None:
-    """Every measured tree's modules compiled to bytecode first. Where ``PYTHONDONTWRITEBYTECODE`` is
-    set, a tree without up-to-date ``__pycache__`` is compiled again by every run, inside ``gate()``
-    for the modules it imports on first use (the rules, the scope check, the stores): a tree that
-    has them and one that has not are then not compared on the same terms."""
-    import compileall
-
+    """Every measured tree compiled first (:func:`bench.compile_package`): a tree with up-to-date
+    ``__pycache__`` and one without are otherwise not compared on the same terms."""
     for tree in TREES.values():
-        root = Path(tree) if tree is not None else Path(__file__).resolve().parent.parent
-        compileall.compile_dir(str(root / "claimledger"), quiet=1)
+        bench.compile_package(Path(tree) if tree is not None else bench.ROOT)
 
 
 def main() -> int:
