@@ -964,6 +964,96 @@ static PyObject *py_count_newlines(PyObject *Py_UNUSED(self), PyObject *args) {
     return out;
 }
 
+/* line_columns(text, offsets): for each offset o of the list, (1 + text.count("\n", 0, o),
+ * o - text.rfind("\n", 0, o)) when 0 <= o <= len(text), else None (Source.locations, the 1-based line
+ * and column of each evidence of a plain-text source). The offsets are sorted here and the text read
+ * once, up to the last of them; that reading runs without the GIL only when it is very long (see
+ * count_newlines). An offset too large for a C integer is out of range; one that is not an int raises
+ * TypeError. */
+typedef struct {
+    Py_ssize_t off, idx;
+} OffIdx;
+
+static int cmp_offidx(const void *pa, const void *pb) {
+    const OffIdx *a = pa, *b = pb;
+    if (a->off != b->off) return a->off < b->off ? -1 : 1;
+    return a->idx < b->idx ? -1 : (a->idx > b->idx);
+}
+
+/* the newlines of text[a:b]: their number added to *count (count_nl), the last one's index put in
+ * *last (read back from b: a line's length, not the span's) */
+static void scan_nl(int kind, const void *data, Py_ssize_t a, Py_ssize_t b, Py_ssize_t *count, Py_ssize_t *last) {
+    Py_ssize_t n = count_nl(kind, data, a, b);
+    if (!n) return;
+    *count += n;
+    Py_ssize_t i = b - 1;
+    if (kind == PyUnicode_1BYTE_KIND) {
+        const Py_UCS1 *u = (const Py_UCS1 *)data;
+        while (u[i] != '\n') i--;
+    } else if (kind == PyUnicode_2BYTE_KIND) {
+        const Py_UCS2 *u = (const Py_UCS2 *)data;
+        while (u[i] != '\n') i--;
+    } else {
+        const Py_UCS4 *u = (const Py_UCS4 *)data;
+        while (u[i] != '\n') i--;
+    }
+    *last = i;
+}
+
+static PyObject *py_line_columns(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *text, *offsets;
+    if (!PyArg_ParseTuple(args, "UO!", &text, &PyList_Type, &offsets)) return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(offsets), len = PyUnicode_GET_LENGTH(text), m = 0;
+    OffIdx *v = PyMem_Malloc(sizeof(OffIdx) * (size_t)(n ? n : 1));
+    Py_ssize_t *lc = PyMem_Malloc(sizeof(Py_ssize_t) * 2 * (size_t)(n ? n : 1));
+    if (!v || !lc) {
+        PyMem_Free(v), PyMem_Free(lc);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PyList_GET_ITEM(offsets, i);
+        if (!PyLong_Check(item)) {
+            PyMem_Free(v), PyMem_Free(lc);
+            PyErr_Format(PyExc_TypeError, "line_columns: offsets must be ints, not %.100s", Py_TYPE(item)->tp_name);
+            return NULL;
+        }
+        int overflow = 0;
+        long long o = PyLong_AsLongLongAndOverflow(item, &overflow);
+        if (o == -1 && PyErr_Occurred()) {
+            PyMem_Free(v), PyMem_Free(lc);
+            return NULL;
+        }
+        if (!overflow && o >= 0 && o <= (long long)len) v[m].off = (Py_ssize_t)o, v[m].idx = i, m++;
+    }
+    qsort(v, (size_t)m, sizeof(OffIdx), cmp_offidx);
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    PyThreadState *ts = m && v[m - 1].off >= COUNT_NOGIL_MIN ? PyEval_SaveThread() : NULL;
+    Py_ssize_t pos = 0, count = 0, last = -1;
+    for (Py_ssize_t k = 0; k < m; k++) {
+        scan_nl(kind, data, pos, v[k].off, &count, &last);
+        pos = v[k].off;
+        lc[2 * k] = count + 1;
+        lc[2 * k + 1] = pos - last;
+    }
+    if (ts) PyEval_RestoreThread(ts);
+    PyObject *out = PyList_New(n);
+    for (Py_ssize_t i = 0; out && i < n; i++) {
+        Py_INCREF(Py_None);
+        PyList_SET_ITEM(out, i, Py_None);
+    }
+    for (Py_ssize_t k = 0; out && k < m; k++) {
+        PyObject *t = Py_BuildValue("(nn)", lc[2 * k], lc[2 * k + 1]);
+        if (!t) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyList_SetItem(out, v[k].idx, t); /* drops the None */
+    }
+    PyMem_Free(v), PyMem_Free(lc);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"first_hits", py_first_hits, METH_VARARGS,
      "first_hits(text, seeds, cap): for each seed (at least 8 characters), the starts of its first cap "
@@ -986,6 +1076,9 @@ static PyMethodDef methods[] = {
     {"count_newlines", py_count_newlines, METH_VARARGS,
      "count_newlines(text, bounds): for each pair (bounds[2i], bounds[2i+1]), text.count('\\n', start, end); "
      "long spans are counted without the GIL."},
+    {"line_columns", py_line_columns, METH_VARARGS,
+     "line_columns(text, offsets): for each offset o, (1 + text.count('\\n', 0, o), o - text.rfind('\\n', 0, o)) "
+     "when 0 <= o <= len(text), else None; the text is read once, up to the largest offset."},
     {"word_diff", py_word_diff, METH_VARARGS,
      "word_diff(quote, passage, cjk): claimledger.checks.diff.word_diff, cjk the CJK code point ranges "
      "(inclusive) as a buffer of uint32 pairs."},

@@ -134,11 +134,20 @@ def test_line_numbers_of_many_offsets_at_once_match_one_by_one() -> None:
     ]  # fmt: skip
 
 
-def test_line_numbers_of_later_calls_counted_from_earlier_offsets_match_one_by_one() -> None:
+@pytest.mark.parametrize("compiled_lines", [True, False])
+def test_line_numbers_of_later_calls_counted_from_earlier_offsets_match_one_by_one(
+    compiled_lines: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A source asked for the lines of many offsets several times (a run asks for its matches, then
-    for its nearest passages) counts from the offsets counted before: each call still answers what
-    Source.location answers, whatever the order of the calls' offsets (before, between, after the
-    ones counted already, repeated, out of range)."""
+    for its nearest passages): each call answers what Source.location answers, whatever the order
+    of the calls' offsets (before, between, after the ones counted already, repeated, out of range).
+    Without the compiled count, a call counts from the offsets counted before (kept in ``_located``)."""
+    import claimledger.model.source as source_module
+
+    if not compiled_lines:
+        monkeypatch.setattr(source_module, "_LINE_COLUMNS", None)
+    elif source_module._LINE_COLUMNS is None:  # CLAIMLEDGER_PURE_PYTHON runs: nothing compiled to compare
+        assert os.environ.get("CLAIMLEDGER_PURE_PYTHON")
     rng = random.Random(11)
     text = "".join(rng.choice("ab c\n日\r") for _ in range(8_000))
     src = Source("s", "s.txt", "text/plain", text, "0" * 64)
@@ -147,6 +156,8 @@ def test_line_numbers_of_later_calls_counted_from_earlier_offsets_match_one_by_o
         lo, hi = sorted(rng.randrange(-3, len(text) + 4) for _ in range(2))
         offsets = [rng.randrange(lo, hi + 1) for _ in range(rng.randrange(0, 60))]
         assert src.locations(offsets) == [one_by_one.location(o) for o in offsets], call
+    if source_module._LINE_COLUMNS is not None:
+        return
     marks, lines = src.__dict__["_located"]
     assert list(marks) == sorted(set(marks)) and len(marks) > 100
     assert all(line == text.count("\n", 0, o) + 1 for o, line in zip(marks, lines, strict=True))
@@ -158,6 +169,7 @@ def test_line_numbers_kept_for_later_calls_are_bounded(monkeypatch: pytest.Monke
     import claimledger.model.source as source_module
 
     monkeypatch.setattr(source_module, "_LOCATED_MAX", 50)
+    monkeypatch.setattr(source_module, "_LINE_COLUMNS", None)  # (the compiled count keeps nothing)
     rng = random.Random(12)
     text = "".join(rng.choice("ab\n") for _ in range(3_000))
     src = Source("s", "s.txt", "text/plain", text, "0" * 64)
@@ -183,6 +195,8 @@ def test_line_numbers_of_long_texts_counted_without_the_gil_match_a_full_count(
     want = [(text.count("\n", 0, o) + 1, o - text.rfind("\n", 0, o)) for o in offsets]
     assert source_module._COUNT_NEWLINES is not None or os.environ.get("CLAIMLEDGER_PURE_PYTHON")
     assert Source("s", "s.txt", "text/plain", text, "0" * 64).locations(offsets) == want
+    monkeypatch.setattr(source_module, "_LINE_COLUMNS", None)
+    assert Source("s", "s.txt", "text/plain", text, "0" * 64).locations(offsets) == want
     monkeypatch.setattr(source_module, "_COUNT_NEWLINES", None)
     assert Source("s", "s.txt", "text/plain", text, "0" * 64).locations(offsets) == want
 
@@ -201,3 +215,30 @@ def test_count_newlines_checks_its_spans() -> None:
     for bad in ([0], [0, len(text) + 1], [5, 4], [-1, 2]):
         with pytest.raises(ValueError):
             ext.count_newlines(text, bad)
+
+
+@pytest.mark.parametrize("alphabet", ["ab c\n", "ab\n\u00e9\n", "ab c\n\u65e5\n", "ab\n\U0001f600", "\n", "abc"])
+def test_compiled_line_columns_match_count_and_rfind(alphabet: str) -> None:
+    """_cseeds.line_columns (Source.locations of a plain text) against str.count and str.rfind: each
+    width of text, offsets unsorted, repeated, at both ends and out of range (negative, past the end,
+    too large for a C integer, a bool); an offset that is not an int raises TypeError."""
+    from claimledger._compiled import compiled
+
+    ext = compiled("_cseeds")
+    if ext is None:  # CLAIMLEDGER_PURE_PYTHON runs: nothing compiled to check
+        assert os.environ.get("CLAIMLEDGER_PURE_PYTHON")
+        return
+    rng = random.Random(alphabet)
+    for _ in range(400):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 400)))
+        offsets: list[int] = [rng.randrange(-3, len(text) + 4) for _ in range(rng.randrange(0, 50))]
+        offsets += [0, len(text), 2**70, -(2**70), True]
+        rng.shuffle(offsets)
+        want = [(text.count("\n", 0, o) + 1, o - text.rfind("\n", 0, o)) if 0 <= o <= len(text) else None
+                for o in offsets]  # fmt: skip
+        assert ext.line_columns(text, offsets) == want
+    assert ext.line_columns("a\nb", []) == []
+    with pytest.raises(TypeError):
+        ext.line_columns("a\nb", [1, 2.0])
+    with pytest.raises(TypeError):
+        ext.line_columns("a\nb", (1, 2))
