@@ -128,8 +128,14 @@ class IndexedSource:
 
 
 def _cache_path(config: GateConfig, key: IndexKey) -> Path:
-    root = config.cache_dir or default_cache_dir()
-    return root / "index" / f"v{INDEX_VERSION}" / key.digest[:2] / f"{key.digest}.idx"
+    return _index_dir(config.cache_dir or default_cache_dir()) / key.digest[:2] / f"{key.digest}.idx"
+
+
+@functools.lru_cache(maxsize=16)
+def _index_dir(cache_dir: Path) -> Path:
+    """The entries' folder of a cache directory (a reading thread asked it for every source: four
+    joins of paths, while the scan waited for the GIL)."""
+    return cache_dir / "index" / f"v{INDEX_VERSION}"
 
 
 _MAGIC = b"clidx\x00\x0a\x00"  # the last 8 bytes of an entry; the 8 before them: the header's length
@@ -204,7 +210,7 @@ class Store(Protocol):
 
 
 def _seen_path(config: GateConfig) -> Path:
-    return (config.cache_dir or default_cache_dir()) / "index" / f"v{INDEX_VERSION}" / "seen.sqlite"
+    return _index_dir(config.cache_dir or default_cache_dir()) / "seen.sqlite"
 
 
 class _WriteNow:
@@ -425,7 +431,7 @@ def read_source(
     got = extract(data, media_type, config)
     del data
     text, hidden = got.text, got.hidden
-    if not text.strip():
+    if not text or text.isspace():  # (not text.strip(), without copying the text)
         raise SourceError("source_no_text", f"source {source_id} has no readable text")
     source = Source(
         source_id, origin, media_type, text, sha, got.page_starts,

@@ -162,7 +162,7 @@ def load_source(source_id: str, origin: str, config: GateConfig) -> Source:
     sha = hashlib.sha256(data).hexdigest()
     media_type = sniff_media_type(origin, data, content_type)
     got = extract(data, media_type, config)
-    if not got.text.strip():
+    if not got.text or got.text.isspace():
         raise SourceError("source_no_text", f"source {source_id} has no readable text")
     return Source(
         id=source_id,

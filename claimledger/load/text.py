@@ -98,8 +98,9 @@ def looks_aozora(text: str) -> bool:
     if "［" in text and "［＃" in text and _AOZORA_NOTE.search(text):
         return True
     # the marks looked for in the head without copying it (a copy of a two-byte text cost more
-    # than the search); the expression reads the copy only when both are there
-    if text.find("《", 0, _RUBY_HEAD) < 0 or text.find("》", 0, _RUBY_HEAD) < 0:
+    # than the search); the expression reads the copy only when both are there. "》" first: a
+    # two-byte search for "《" (U+300A) stops at every newline, whose low byte it shares (4x slower)
+    if text.find("》", 0, _RUBY_HEAD) < 0 or text.find("《", 0, _RUBY_HEAD) < 0:
         return False
     return len(_AOZORA_RUBY.findall(text[:_RUBY_HEAD])) >= 2
 
