@@ -31,6 +31,7 @@ through them; the one list of counters is :data:`COUNTERS`, the one table of mul
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import unicodedata
@@ -259,6 +260,16 @@ def parse_value(raw: str | float | int) -> Value | None:
         return Value(float(raw), None, None, str(raw))
     if len(raw) > MAX_VALUE_CHARS:
         return None  # no reader recognises a 300-character number; and the regexes stay cheap
+    if type(raw) is str:  # (a str subclass is parsed each time: the remembered answer is for str)
+        return _parse_text(raw)
+    return _parse_text.__wrapped__(raw)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_text(raw: str) -> Value | None:
+    """:func:`parse_value` of a string, remembered: the same figures come back again and again (the
+    100 MB bench's quotes hold 5,993 numbers, 952 of them different; a parse costs ~45 us). A
+    :class:`Value` is frozen, so every caller may share the one answer."""
     text = _prep(raw)
     if not text:
         return None

@@ -119,3 +119,21 @@ def test_a_kanji_numeral_longer_than_any_value_is_no_number() -> None:
         assert find_kanji_numbers(text) == [] and find_numbers(text, kanji=True) == []
     longest = find_kanji_numbers("九" * MAX_VALUE_CHARS + "人")
     assert len(longest) == 1 and longest[0].value.value == float("9" * MAX_VALUE_CHARS)
+
+
+def test_parse_value_remembers_a_string_s_answer_and_it_is_the_parse_s_own() -> None:
+    """parse_value remembers the parse of a string (figures repeat across a run's quotes): asked
+    again, and asked after many other strings, it answers what a fresh parse answers, English and
+    Japanese; a str subclass is parsed afresh and answers the same."""
+    from claimledger.numbers import _parse_text
+
+    class Shown(str):
+        pass
+
+    raws = ["11.7%", "約680万人", "4x", "$8.2m", "1,234", "三割", "about 4", "two", "n/a", "", "-3.5 pp", "2019",
+            "４倍", "1.2億円", "100", "0.5", "12 percent", "1e400", "−7"]  # fmt: skip
+    fresh = [_parse_text.__wrapped__(r) for r in raws]
+    for _ in range(3):
+        assert [parse_value(r) for r in raws] == fresh
+    assert [parse_value(Shown(r)) for r in raws] == fresh
+    assert parse_value("11.7%") is parse_value("11.7%")  # one frozen Value shared
