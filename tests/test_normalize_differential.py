@@ -242,3 +242,22 @@ def test_compiled_line_columns_match_count_and_rfind(alphabet: str) -> None:
         ext.line_columns("a\nb", [1, 2.0])
     with pytest.raises(TypeError):
         ext.line_columns("a\nb", (1, 2))
+
+
+def test_evidence_of_many_spans_at_once_matches_one_by_one() -> None:
+    """checks.evidence.source_evidences (a source's matches mapped together, no call per span where
+    the source has no pages) builds what source_evidence builds for each span: plain text, Markdown,
+    a PDF's pages, an HTML source's anchors; line ends, PDFium's hyphen mark, the text's ends."""
+    from claimledger.checks.evidence import source_evidence, source_evidences
+    from claimledger.load.index import IndexedSource
+    from claimledger.normalize import normalize
+
+    rng = random.Random(21)
+    text = "".join(rng.choice(["ab", " ", "c\n", "日", "\r\n", "\ufffe", "x\r"]) for _ in range(3_000))
+    for media, extra in (("text/plain", {}), ("text/markdown", {}), ("application/pdf", {"page_starts": (0, 900, 2_000)}),
+                         ("text/html", {"anchors": ((0, 1, 1), (1_000, 40, 3))})):  # fmt: skip
+        src = Source("s", "s", media, text, "0" * 64, **extra)  # type: ignore[arg-type]
+        ix = IndexedSource(src, normalize(text), None)
+        ends = [sorted(rng.randrange(0, len(text) + 1) for _ in range(2)) for _ in range(300)]
+        spans = [(a, b) for a, b in ends] + [(0, 0), (0, len(text)), (len(text), len(text))]
+        assert source_evidences(ix, spans) == [source_evidence(ix, a, b) for a, b in spans]

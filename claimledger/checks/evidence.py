@@ -27,8 +27,17 @@ def source_evidence(ix: IndexedSource, a: int, b: int) -> Evidence:
 
 def source_evidences(ix: IndexedSource, spans: list[tuple[int, int]]) -> list[Evidence]:
     """:func:`source_evidence` of many spans of one source, their lines counted in one pass."""
-    locs = ix.source.locations([a for a, _ in spans])
-    return [_evidence(ix, a, b, loc) for (a, b), loc in zip(spans, locs, strict=True)]
+    src = ix.source
+    locs = src.locations([a for a, _ in spans])
+    if src.page_starts:
+        return [_evidence(ix, a, b, loc) for (a, b), loc in zip(spans, locs, strict=True)]
+    # no pages: what _evidence builds, without a call per span (17,000 spans on 100 MB x 10k)
+    sid, text = src.id, src.text
+    return [
+        Evidence(sid, a, b, reader_text(text[a:b]), None, None, loc[0], loc[1]) if loc is not None
+        else Evidence(sid, a, b, reader_text(text[a:b]))
+        for (a, b), loc in zip(spans, locs, strict=True)
+    ]  # fmt: skip
 
 
 def _evidence(ix: IndexedSource, a: int, b: int, loc: tuple[int, int] | None) -> Evidence:

@@ -103,12 +103,20 @@ class IndexKey:
 
 def index_key(sha: str, media_type: str, config: GateConfig) -> IndexKey:
     """The cache key of the reading of bytes ``sha`` as ``media_type`` under ``config``."""
+    return _index_key(sha, media_type, INDEX_VERSION, code_fingerprint(), config.max_pdf_pages, config.max_source_chars)
+
+
+@functools.lru_cache(maxsize=1024)
+def _index_key(sha: str, media_type: str, version: int, code: str, max_pdf_pages: int, max_source_chars: int) -> IndexKey:
+    """:func:`index_key` of its fields, remembered: a run asks for a source's key on the reading
+    thread, then again on the scan's (the scan memo's answers are keyed by it). Nobody changes a
+    key's ``fields``."""
     fields = {
         "bytes_sha256": sha,
         "media_type": media_type,
-        "index_version": INDEX_VERSION,
-        "code": code_fingerprint(),
-        "options": {"max_pdf_pages": config.max_pdf_pages, "max_source_chars": config.max_source_chars},
+        "index_version": version,
+        "code": code,
+        "options": {"max_pdf_pages": max_pdf_pages, "max_source_chars": max_source_chars},
     }
     canonical = json.dumps(fields, sort_keys=True, separators=(",", ":"))
     return IndexKey(fields, canonical, hashlib.sha256(canonical.encode()).hexdigest())
