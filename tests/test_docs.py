@@ -3,7 +3,6 @@ exit code, every environment variable and every ledger field is documented; link
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 from pathlib import Path
@@ -15,6 +14,7 @@ from claimledger.cli import cli
 from claimledger.model.finding import Reason
 from claimledger.model.report import EXIT_CODES, EXIT_USAGE
 from claimledger.schemas import load
+from tests.scripts_loader import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -95,10 +95,7 @@ def test_every_reason_code_is_in_checks_md_with_its_tier(reason: Reason) -> None
 
 def test_checks_md_reason_table_is_generated_from_the_reason_table() -> None:
     """docs/checks.md's reason block is exactly what scripts/gen_reason_docs.py renders now."""
-    spec = importlib.util.spec_from_file_location("gen_reason_docs", ROOT / "scripts" / "gen_reason_docs.py")
-    assert spec is not None and spec.loader is not None
-    gen = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(gen)
+    gen = load_script("gen_reason_docs")
     text = doc("checks.md")
     assert gen.updated(text) == text, "docs/checks.md is stale: run python scripts/gen_reason_docs.py"
     for reason in Reason:

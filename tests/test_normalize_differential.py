@@ -4,11 +4,9 @@ character or offset. ``claimledger._normalize_reference`` is the normalizer as i
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import random
 import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -16,17 +14,11 @@ import pytest
 from claimledger import _normalize_reference as reference
 from claimledger import normalize as current
 from claimledger.model.source import Source
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.scripts_loader import load_script
 
 
 def _fuzz_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("fuzz_normalize", ROOT / "scripts" / "fuzz_normalize.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("fuzz_normalize", module)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("fuzz_normalize")
 
 
 def _arrays(n: object) -> tuple[object, ...]:

@@ -8,9 +8,7 @@ same quotes) must raise nothing.
 from __future__ import annotations
 
 import datetime
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -29,9 +27,9 @@ from claimledger.checks.overclaim import (
 from claimledger.model.claim import Ledger, NegativeClaim, SearchRecord
 from claimledger.model.finding import Finding, Reason, Status, Tier
 from claimledger.reconcile import assign_tier
+from tests.scripts_loader import load_script
 
 CORPUS = Path(__file__).parent / "corpus"
-ROOT = Path(__file__).parent.parent
 
 RULE_REASON: dict[str, Reason] = {
     "number_changed": Reason.OVERCLAIM_NUMBER_CHANGED,
@@ -360,12 +358,7 @@ def test_negative_claim_needs_a_statement() -> None:
 
 
 def _eval_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("eval_overclaim", ROOT / "scripts" / "eval_overclaim.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
-    spec.loader.exec_module(module)
-    return module
+    return load_script("eval_overclaim")
 
 
 def test_eval_script_runs_on_a_20_row_sample(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

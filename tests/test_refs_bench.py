@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections import Counter
 from pathlib import Path
 from types import ModuleType
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.scripts_loader import load_script
 
 
 def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("refs_bench", ROOT / "scripts" / "refs_bench.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["refs_bench"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("refs_bench")
 
 
 def test_the_benchmark_has_200_entries_in_five_fabrication_families() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from types import ModuleType
 
@@ -12,19 +11,15 @@ from claimledger import GateConfig, gate
 from claimledger.checks import context as context_mod
 from claimledger.checks import quote_scan
 from claimledger.model.claim import Ledger, QuoteClaim
+from tests.scripts_loader import load_script
 
-ROOT = Path(__file__).resolve().parent.parent
 EN = ("The committee reported that independent verification reduced errors by a third in the first year. "
       "Weather in the region stayed mild, and the survey team finished its rounds ahead of schedule. ")  # fmt: skip
 JA = "調査の結果、生成AIの利用者は三年間で約四倍に増えたと報告書は述べている。地域の天候は穏やかだった。"
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("thread_cpu", ROOT / "scripts" / "thread_cpu.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("thread_cpu")
 
 
 def _ledger(folder: Path) -> Ledger:
