@@ -121,14 +121,10 @@ class ScanMemo(CheckedRows):
     def __init__(self, path: Path, config: GateConfig) -> None:
         super().__init__(path)
         self.config = config
-        self._digests: dict[tuple[str | None, str], str] = {}
 
     def _digest(self, ix: IndexedSource) -> str:
-        facts = (ix.source.sha256, ix.source.media_type)
-        digest = self._digests.get(facts)
-        if digest is None:
-            digest = self._digests[facts] = index_key(ix.source.sha256, ix.source.media_type, self.config).digest
-        return digest
+        """The source's index key (remembered by :func:`index_key` itself: the reading thread asked first)."""
+        return index_key(ix.source.sha256, ix.source.media_type, self.config).digest
 
     def absent_from_readings(self, ix: IndexedSource, quotes: Iterable[str]) -> set[str]:
         """The quotes an earlier search found in none of the source's second readings."""
