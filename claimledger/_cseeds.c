@@ -4,9 +4,11 @@
  *
  * first_hits(text, seeds, cap) -> list of lists: for each seed (a str of at least 8 code points),
  * the start of its first `cap` occurrences in `text`, overlapping occurrences included, in text
- * order. That is exactly what the pure-Python path (an Aho-Corasick automaton, every match of a
- * seed counted until its cap) records, which stays the fallback and the test oracle
- * (tests/test_near_miss_index.py compares the two on every CI run).
+ * order (a Wu-Manber pass that skips windows, see skip_ucs1 below; first_hits(..., False): the
+ * rolled pass over every window, described at the end of this comment). That is exactly what the
+ * pure-Python path (an Aho-Corasick automaton, every match of a seed counted until its cap) records,
+ * which stays the fallback and the test oracle (tests/test_near_miss_index.py compares the two on
+ * every CI run).
  *
  * prepare(seeds, k=8) -> an opaque table; first_starts(table, text) -> dict: {i: first start of
  * seeds[i]} for the seeds that occur (the verbatim scan of every quote in every source,
@@ -379,9 +381,78 @@ static PyObject *strided_starts(const Table *t, PyObject *text_obj, const uint8_
     return result;
 }
 
+/* first_hits skips: a Wu-Manber pass (Wu and Manber 1994) over the seeds' first m code points (m: the
+ * shortest seed). SHIFT[h] is, over every seed and every three code points of its first m whose hash
+ * is h, the least distance from those three to the end of the m; TRIGRAMS absent from every seed's
+ * first m shift by m - 2. The pass looks at the three code points that end at e: with a shift s > 0 no
+ * seed's first m can end at e .. e + s - 1 (it would hold those three nearer its end than s), so e moves
+ * on by s; with 0, the window of the first m that ends at e is probed as the rolled pass probes it (the
+ * hash of its first K code points looked up in the seeds' table, then each seed compared in full) and
+ * e moves on by one. Every start of a seed is so probed, in text order: the same answer as the rolled
+ * pass (tests/test_near_miss_index.py), which reads every window. On the seeds of the near-miss search
+ * (tens of pieces of quotes, 8-24 code points) the pass reads a few windows in ten. */
+#define SHIFT_BITS 15
+typedef struct {
+    uint8_t *shift; /* 1 << SHIFT_BITS entries */
+    int m;          /* the shortest seed's length, at most MAX_K */
+} Shift;
+
+static inline uint32_t trigram(uint32_t a, uint32_t b, uint32_t c) {
+    return (a * 0x9E3779B1u + b * 0x85EBCA77u + c * 0xC2B2AE3Du) >> (32 - SHIFT_BITS);
+}
+
+/* the shift table of a Table's seeds; 0 with the table left unset when out of memory (NoMemory set) */
+static int shift_new(const Table *t, Shift *sh) {
+    Py_ssize_t m = MAX_K;
+    for (Py_ssize_t i = 0; i < t->ns; i++)
+        if (t->seeds[i].n < m) m = t->seeds[i].n;
+    sh->m = (int)m;
+    sh->shift = PyMem_Malloc((size_t)1 << SHIFT_BITS);
+    if (!sh->shift) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    memset(sh->shift, (int)(m - 2), (size_t)1 << SHIFT_BITS);
+    for (Py_ssize_t i = 0; i < t->ns; i++) {
+        const Str *sd = &t->seeds[i];
+        for (Py_ssize_t j = 0; j + 2 < m; j++) {
+            uint32_t h = trigram(PyUnicode_READ(sd->kind, sd->data, j), PyUnicode_READ(sd->kind, sd->data, j + 1),
+                                 PyUnicode_READ(sd->kind, sd->data, j + 2));
+            uint8_t d = (uint8_t)(m - 3 - j); /* from the trigram's last code point to the end of the m */
+            if (d < sh->shift[h]) sh->shift[h] = d;
+        }
+    }
+    return 1;
+}
+
+#define DEFINE_SKIP(NAME, T)                                                                        \
+    static int NAME(const Scan *sc, const Str *text, const Shift *sh) {                             \
+        const T *d = (const T *)text->data;                                                         \
+        const Py_ssize_t m = sh->m, n = text->n;                                                    \
+        const uint8_t *shift = sh->shift;                                                           \
+        for (Py_ssize_t e = m - 1; e < n;) {                                                        \
+            uint8_t s = shift[trigram(d[e - 2], d[e - 1], d[e])];                                   \
+            if (s) {                                                                                \
+                e += s;                                                                             \
+                continue;                                                                           \
+            }                                                                                       \
+            const Py_ssize_t p = e - m + 1;                                                         \
+            uint64_t h = 0;                                                                         \
+            for (int j = 0; j < K; j++) h = h * BASE + d[p + j];                                    \
+            if (filter_has(sc->filter, h) && !probe(sc, text, p, h)) return 0;                      \
+            e++;                                                                                    \
+        }                                                                                           \
+        return 1;                                                                                   \
+    }
+
+DEFINE_SKIP(skip_ucs1, Py_UCS1)
+DEFINE_SKIP(skip_ucs2, Py_UCS2)
+DEFINE_SKIP(skip_ucs4, Py_UCS4)
+
 /* One pass of `text` against a table. starts_only: a dict {seed index: first start} of the seeds that
  * occur (cap 1), instead of a list of every seed's starts. */
-static PyObject *hits(const Table *t, PyObject *text_obj, Py_ssize_t cap, int starts_only, const uint8_t *skip) {
+static PyObject *hits(const Table *t, PyObject *text_obj, Py_ssize_t cap, int starts_only, const uint8_t *skip,
+                      const Shift *sh) {
     Py_ssize_t ns = t->ns;
     if (cap < 0) cap = 0;
     Str text = {PyUnicode_KIND(text_obj), PyUnicode_DATA(text_obj), PyUnicode_GET_LENGTH(text_obj)};
@@ -401,7 +472,13 @@ static PyObject *hits(const Table *t, PyObject *text_obj, Py_ssize_t cap, int st
     if (ns > 0 && cap > 0 && text.n >= t->k) {
         Scan sc = {t->table, t->mask, t->filter, t->seeds, t->next, pos, found, room, cap, t->k};
         Py_BEGIN_ALLOW_THREADS
-        int ok = text.kind == PyUnicode_1BYTE_KIND   ? scan_ucs1(&sc, &text)
+        int ok;
+        if (sh) /* first_hits: the seeds' first m code points, skipping (the same starts) */
+            ok = text.kind == PyUnicode_1BYTE_KIND   ? skip_ucs1(&sc, &text, sh)
+                 : text.kind == PyUnicode_2BYTE_KIND ? skip_ucs2(&sc, &text, sh)
+                                                     : skip_ucs4(&sc, &text, sh);
+        else
+            ok = text.kind == PyUnicode_1BYTE_KIND   ? scan_ucs1(&sc, &text)
                  : text.kind == PyUnicode_2BYTE_KIND ? scan_ucs2(&sc, &text)
                                                      : scan_ucs4(&sc, &text);
         oom = !ok;
@@ -458,10 +535,17 @@ done:
 static PyObject *py_first_hits(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *text_obj, *seeds_obj;
     Py_ssize_t cap;
-    if (!PyArg_ParseTuple(args, "UO!n", &text_obj, &PyList_Type, &seeds_obj, &cap)) return NULL;
+    int skipping = 1;
+    if (!PyArg_ParseTuple(args, "UO!n|p", &text_obj, &PyList_Type, &seeds_obj, &cap, &skipping)) return NULL;
     Table *t = table_new(seeds_obj, K, 1);
     if (!t) return NULL;
-    PyObject *result = hits(t, text_obj, cap, 0, NULL);
+    Shift sh = {NULL, 0};
+    PyObject *result = NULL;
+    if (!skipping || t->ns == 0)
+        result = hits(t, text_obj, cap, 0, NULL, NULL);
+    else if (shift_new(t, &sh))
+        result = hits(t, text_obj, cap, 0, NULL, &sh);
+    PyMem_Free(sh.shift);
     table_free(t);
     return result;
 }
@@ -504,7 +588,7 @@ static PyObject *py_first_starts(PyObject *Py_UNUSED(self), PyObject *args) {
         }
     }
     const uint8_t *mask = skip_obj != Py_None ? (const uint8_t *)skip.buf : NULL;
-    PyObject *result = t->stride > 1 ? strided_starts(t, text_obj, mask) : hits(t, text_obj, 1, 1, mask);
+    PyObject *result = t->stride > 1 ? strided_starts(t, text_obj, mask) : hits(t, text_obj, 1, 1, mask, NULL);
     if (skip_obj != Py_None) PyBuffer_Release(&skip);
     return result;
 }
@@ -1060,8 +1144,9 @@ static PyObject *py_line_columns(PyObject *Py_UNUSED(self), PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"first_hits", py_first_hits, METH_VARARGS,
-     "first_hits(text, seeds, cap): for each seed (at least 8 characters), the starts of its first cap "
-     "occurrences in text, overlapping ones included, in text order."},
+     "first_hits(text, seeds, cap, skipping=True): for each seed (at least 8 characters), the starts of its "
+     "first cap occurrences in text, overlapping ones included, in text order; skipping: the Wu-Manber pass "
+     "over the seeds' first m characters, else the rolled pass over every window (the same answer)."},
     {"prepare", py_prepare, METH_VARARGS,
      "prepare(seeds, k=8, stride=1): the table of seeds (a list of str, each at least k + stride - 1 characters; "
      "8 <= k <= 64, 1 <= stride <= 64) for first_starts, built once for many texts; with stride 1 the first k "

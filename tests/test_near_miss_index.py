@@ -234,12 +234,14 @@ def test_compiled_seed_search_on_many_seeds_sharing_windows(ext: ModuleType) -> 
         assert seed_hits.first_hits(text, seeds, cap, compiled=ext) == seed_hits.first_hits_py(text, seeds, cap)
 
 
+@pytest.mark.parametrize("skipping", [True, False], ids=["skipping", "rolled"])
 @pytest.mark.parametrize("filler", ["ab", "aあ", "a😀"], ids=["latin-1", "two-byte", "four-byte"])
-def test_every_text_length_and_both_halves_of_a_pass(filler: str, ext: ModuleType) -> None:
-    """The pass rolls two hashes, one from the start and one from the middle, and probes the second
-    half's windows after the first half's: at every text length (an odd or even number of windows, one
+def test_every_text_length_and_both_halves_of_a_pass(filler: str, skipping: bool, ext: ModuleType) -> None:
+    """The rolled pass rolls two hashes, one from the start and one from the middle, and probes the
+    second half's windows after the first half's; the skipping pass starts at the end of the first
+    window and stops at the text's end: at every text length (an odd or even number of windows, one
     window, none), a seed at the start, across the middle, at the end and in both halves is found, its
-    first `cap` starts in text order."""
+    first `cap` starts in text order, by either pass."""
     rng = random.Random(f"near-miss-index/halves/{filler}")
     for n in range(0, 160):
         text = "".join(rng.choice(filler) for _ in range(n))
@@ -247,20 +249,48 @@ def test_every_text_length_and_both_halves_of_a_pass(filler: str, ext: ModuleTyp
         seeds = [text[a : a + size] for a, size in ((0, 8), (max(0, mid - 5), 11), (max(0, n - 9), 9)) if a + size <= n]
         seeds += [text[:8] + "!" if n >= 8 else "nowhere!", (filler * 8)[:8]]
         for cap in (1, 2, 200):
-            assert seed_hits.first_hits(text, seeds, cap, compiled=ext) == seed_hits.first_hits_py(text, seeds, cap), (n, cap)
+            assert ext.first_hits(text, seeds, cap, skipping) == seed_hits.first_hits_py(text, seeds, cap), (n, cap)
 
 
-def test_a_pass_longer_than_its_chunks(ext: ModuleType) -> None:
-    """The pass takes the windows 65,536 at a time (two hashes in each chunk): in a text of over two
-    chunks where every window repeats, every seed's first `cap` starts come in text order, a seed
-    that starts across a chunk's edge included."""
+@pytest.mark.parametrize("skipping", [True, False], ids=["skipping", "rolled"])
+def test_a_pass_longer_than_its_chunks(skipping: bool, ext: ModuleType) -> None:
+    """The rolled pass takes the windows 65,536 at a time (two hashes in each chunk): in a text of over
+    two chunks where every window repeats, every seed's first `cap` starts come in text order, a seed
+    that starts across a chunk's edge included (and so with the skipping pass)."""
     rng = random.Random("near-miss-index/chunks")
     chunk = 1 << 16
     text = "".join(rng.choice("ab") for _ in range(2 * chunk + 3_000))
     seeds = [text[at : at + size] for at, size in ((chunk - 4, 9), (chunk - 8, 8), (chunk - 1, 10), (chunk, 8), (2 * chunk - 3, 12), (2 * chunk - 1, 8))]
     seeds += ["abababab", "aaaaaaaa", "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"]
     for cap in (1, 7, 5_000):
-        assert seed_hits.first_hits(text, seeds, cap, compiled=ext) == seed_hits.first_hits_py(text, seeds, cap), cap
+        assert ext.first_hits(text, seeds, cap, skipping) == seed_hits.first_hits_py(text, seeds, cap), cap
+
+
+@pytest.mark.parametrize("case", range(40))
+def test_the_skipping_pass_finds_every_start(case: int, ext: ModuleType) -> None:
+    """The skipping pass (Wu-Manber over the seeds' first m characters, m the shortest seed's length)
+    moves on by the least distance any seed allows: against the pure-Python search, on texts of few
+    letters (every trigram in some seed: no skip) and of many (long skips), seeds of 8 to 90
+    characters (m up to the 64 the table holds), of every string kind, overlapping, repeated, sharing
+    their first 8 characters, some absent, with caps that cut a seed's starts short."""
+    rng = random.Random(f"near-miss-index/skipping/{case}")
+    alphabet = rng.choice(["ab", "abc", "abcdefghij klmnopqrstuvwxyz", "aé b", "語の文あ", "a😀b", "xyz\u2014 q"])
+    text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 3_000)))
+    lo = rng.choice([8, 8, 12, 30, 70])
+    seeds = []
+    for _ in range(rng.randrange(1, 60)):
+        size = rng.randrange(lo, lo + 20)
+        if text and rng.random() < 0.8 and len(text) > size:
+            at = rng.randrange(len(text) - size)
+            seeds.append(text[at : at + size])
+        else:
+            seeds.append("".join(rng.choice(alphabet + "Z") for _ in range(size)))
+    if len(seeds) > 1 and rng.random() < 0.5:
+        seeds.append(seeds[0][:8] + seeds[1][8:] + "b")  # the first 8 of one, the rest of another
+    for cap in (1, 3, 200):
+        want = seed_hits.first_hits_py(text, seeds, cap)
+        assert ext.first_hits(text, seeds, cap) == want, cap
+        assert ext.first_hits(text, seeds, cap, False) == want, cap
 
 
 def test_compiled_seed_search_refuses_short_seeds(ext: ModuleType) -> None:
