@@ -3,7 +3,8 @@
 A run allocates one result, evidence and finding after another and keeps nearly all of them until
 its report is written: the collector's full passes then walk a heap that only grows (with 100,000
 quotes, 9 full passes took 2.6 s of a 28 s run, about a tenth). Reference counting still frees
-everything that is not in a cycle; what is in one waits for the first collection after the run.
+everything that is not in a cycle; what is in one waits for the first full collection after the run
+(the run's objects are moved to the oldest generation when it ends: :func:`_promote_young`).
 
 The pause is counted across threads: the first run to start disables the collector (if it was on),
 the last to finish enables it again, so runs that overlap in one process (the HTTP server, a batch)
@@ -48,4 +49,20 @@ def collector_paused() -> Iterator[None]:
             _runs -= 1
             if _runs == 0 and _paused:
                 _paused = False
+                _promote_young()
                 gc.enable()
+
+
+def _promote_young() -> None:
+    """Move every object the collector tracks to its oldest generation, in constant time.
+
+    While the collector was off, the run's objects piled up in the youngest generation: the first
+    allocation after it is back on started a collection of that generation, which walked every object
+    the run still holds (its findings and their evidence: 24 ms of a 2 s run on 100 MB x 10k, inside
+    the run). ``gc.freeze()`` splices every generation onto the permanent one and ``gc.unfreeze()``
+    splices that onto the oldest, so they are examined by the next full collection, as objects that
+    outlive two young collections are; what is in a cycle waits for that one. Skipped when the program
+    froze objects itself (``gc.freeze()`` before a fork): unfreezing would hand those back."""
+    if gc.get_freeze_count() == 0:
+        gc.freeze()
+        gc.unfreeze()

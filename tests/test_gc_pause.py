@@ -123,3 +123,37 @@ def test_a_run_leaves_no_source_in_a_reference_cycle(tmp_path: Path) -> None:
     assert reasons == {"found": "quote_found", "elided": "quote_found", "near": "quote_near_miss",
                        "absent": "quote_absent", "elsewhere": "quote_misattributed"}  # fmt: skip
     assert kept == set()
+
+
+class _Node:
+    def __init__(self) -> None:
+        self.other: _Node | None = None
+
+
+def test_the_runs_objects_leave_the_young_generation_when_it_ends() -> None:
+    """No young collection walks what the run built once the collector is back on: its objects are in
+    the oldest generation, and a cycle it left is freed by the next full collection."""
+    with collector_paused():
+        kept = [[i] for i in range(50_000)]  # tracked objects the run holds on to
+        a, b = _Node(), _Node()
+        a.other, b.other = b, a
+        dropped = {id(a)}
+        del a, b  # a cycle: reference counting leaves it
+    assert gc.get_count()[0] < 700  # the young generation starts afresh
+    young = gc.get_objects(generation=0)
+    assert not any(o is kept[0] for o in young)
+    assert any(o is kept[0] for o in gc.get_objects(generation=2))
+    assert any(id(o) in dropped for o in gc.get_objects(generation=2))
+    gc.collect()
+    assert not any(id(o) in dropped and isinstance(o, _Node) for o in gc.get_objects())
+
+
+def test_objects_the_program_froze_stay_frozen() -> None:
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        with collector_paused():
+            _ = [[i] for i in range(1_000)]
+        assert gc.get_freeze_count() == frozen  # not handed back to the collector
+    finally:
+        gc.unfreeze()
