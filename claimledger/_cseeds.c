@@ -1142,6 +1142,64 @@ static PyObject *py_line_columns(PyObject *Py_UNUSED(self), PyObject *args) {
     return out;
 }
 
+/* The last segment i with ns[i] <= x (bisect.bisect_right(ns, x) - 1; -1 when none). */
+static Py_ssize_t segment_of(const int64_t *ns, Py_ssize_t nseg, int64_t x) {
+    Py_ssize_t lo = 0, hi = nseg; /* the first index with ns[index] > x lies in [lo, hi] */
+    while (lo < hi) {
+        Py_ssize_t mid = lo + (hi - lo) / 2;
+        if (ns[mid] <= x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo - 1;
+}
+
+/* spans_to_original(ns, os, oe, linear, spans) -> list: claimledger.normalize.Normalized.to_original(a, b)
+ * for each (a, b) of spans (a list of pairs of ints), the segment map given as its four buffers (three
+ * of int64, one of bytes); None for a span this does not map (b <= a, a before the first segment, an
+ * int too large), which the caller maps in Python. The matches of a source's quotes, mapped back at
+ * once: 17,000 spans on 100 MB x 10k, each a method call and two bisections in Python before. */
+static PyObject *py_spans_to_original(PyObject *Py_UNUSED(self), PyObject *args) {
+    Py_buffer b[4];
+    PyObject *spans;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*O!", &b[0], &b[1], &b[2], &b[3], &PyList_Type, &spans)) return NULL;
+    PyObject *out = NULL;
+    Py_ssize_t nseg = b[3].len;
+    if (b[0].len != nseg * 8 || b[1].len != nseg * 8 || b[2].len != nseg * 8) {
+        PyErr_SetString(PyExc_ValueError, "spans_to_original: the segment map's buffers differ in length");
+        goto done;
+    }
+    const int64_t *ns = b[0].buf, *os = b[1].buf, *oe = b[2].buf;
+    const uint8_t *lin = b[3].buf;
+    Py_ssize_t n = PyList_GET_SIZE(spans);
+    out = PyList_New(n);
+    for (Py_ssize_t k = 0; out && k < n; k++) {
+        PyObject *span = PyList_GET_ITEM(spans, k), *item = NULL;
+        long long a = 0, e = 0;
+        int ok = PyTuple_Check(span) && PyTuple_GET_SIZE(span) == 2 && PyLong_Check(PyTuple_GET_ITEM(span, 0)) &&
+                 PyLong_Check(PyTuple_GET_ITEM(span, 1));
+        if (ok) {
+            int o1 = 0, o2 = 0;
+            a = PyLong_AsLongLongAndOverflow(PyTuple_GET_ITEM(span, 0), &o1);
+            e = PyLong_AsLongLongAndOverflow(PyTuple_GET_ITEM(span, 1), &o2);
+            ok = !o1 && !o2 && nseg > 0 && e > a && a >= ns[0];
+        }
+        if (ok) {
+            Py_ssize_t i = segment_of(ns, nseg, a), j = segment_of(ns, nseg, e - 1);
+            long long start = lin[i] ? os[i] + (a - ns[i]) : os[i];
+            long long end = lin[j] ? os[j] + (e - ns[j]) : oe[j];
+            item = Py_BuildValue("(LL)", start, end);
+            if (!item) Py_CLEAR(out);
+        } else {
+            item = Py_None;
+            Py_INCREF(item);
+        }
+        if (out) PyList_SET_ITEM(out, k, item);
+    }
+done:
+    for (int i = 0; i < 4; i++) PyBuffer_Release(&b[i]);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"first_hits", py_first_hits, METH_VARARGS,
      "first_hits(text, seeds, cap, skipping=True): for each seed (at least 8 characters), the starts of its "
@@ -1168,6 +1226,9 @@ static PyMethodDef methods[] = {
     {"line_columns", py_line_columns, METH_VARARGS,
      "line_columns(text, offsets): for each offset o, (1 + text.count('\\n', 0, o), o - text.rfind('\\n', 0, o)) "
      "when 0 <= o <= len(text), else None; the text is read once, up to the largest offset."},
+    {"spans_to_original", py_spans_to_original, METH_VARARGS,
+     "spans_to_original(ns, os, oe, linear, spans): Normalized.to_original(a, b) of each (a, b) of spans, the "
+     "segment map as its four buffers; None for a span with b <= a or before the first segment."},
     {"word_diff", py_word_diff, METH_VARARGS,
      "word_diff(quote, passage, cjk): claimledger.checks.diff.word_diff, cjk the CJK code point ranges "
      "(inclusive) as a buffer of uint32 pairs."},

@@ -138,10 +138,31 @@ class Normalized:
         oend = self.orig_start[j] + (end - self.norm_start[j]) if self.linear[j] else self.orig_end[j]
         return ostart, oend
 
+    def spans_to_original(self, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """:meth:`to_original` of each ``(start, end)`` of ``spans``, in one call of the compiled seed
+        search's module when it is built (claimledger/_cseeds.c; the same answers, tests/test_normalize.py)."""
+        ext = _spans_ext()
+        if ext is None:
+            return [self.to_original(a, b) for a, b in spans]
+        out: list[tuple[int, int] | None] = ext.spans_to_original(
+            self.norm_start, self.orig_start, self.orig_end, self.linear, spans
+        )
+        if None in out:  # a span it does not map (empty, or before the first segment): mapped here
+            return [self.to_original(a, b) if o is None else o for o, (a, b) in zip(out, spans, strict=True)]
+        return out  # type: ignore[return-value]
+
     def _pos(self, i: int, n: int) -> int:
         if self.linear[i]:
             return int(self.orig_start[i] + (n - self.norm_start[i]))
         return int(self.orig_start[i])
+
+
+@functools.cache
+def _spans_ext() -> ModuleType | None:
+    """The module holding ``spans_to_original`` (None: not built, or ``CLAIMLEDGER_PURE_PYTHON``)."""
+    from claimledger._compiled import compiled
+
+    return compiled("_cseeds")
 
 
 class _Builder:

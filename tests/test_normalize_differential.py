@@ -236,6 +236,46 @@ def test_compiled_line_columns_match_count_and_rfind(alphabet: str) -> None:
         ext.line_columns("a\nb", (1, 2))
 
 
+@pytest.mark.parametrize("pure", [False, True], ids=["compiled", "pure-python"])
+def test_spans_mapped_at_once_match_to_original(pure: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Normalized.spans_to_original (a source's matches mapped back together, _cseeds.spans_to_original)
+    against Normalized.to_original one span at a time: texts whose normalization folds, drops and
+    joins (ligatures, line-break hyphens, full-width forms, invisible characters, NFKC expansions),
+    spans inside, across and at the ends of segments, and those it leaves to Python (empty,
+    reversed, negative, too large for a C integer), compiled and pure Python."""
+    if pure:
+        monkeypatch.setattr(current, "_spans_ext", lambda: None)
+    elif current._spans_ext() is None:  # CLAIMLEDGER_PURE_PYTHON runs: nothing compiled to check
+        assert os.environ.get("CLAIMLEDGER_PURE_PYTHON")
+        return
+    rng = random.Random("spans-to-original")
+    pieces = ["ab ", "\ufb01n", "well-\nknown ", "\uff21\uff22", "x\u200by", "\u00bd ", "\u3300", "\u2014\n", "e\u0301",
+              "\U0001f600", "  \t", "\u201cq\u201d", "\ufffe", "ｶﾞ"]
+    for _ in range(300):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 60)))
+        norm = current.normalize(text, keep_break_hyphens=rng.random() < 0.3)
+        n = len(norm.text)
+        spans = [(a, a + rng.randrange(1, 12)) for a in (rng.randrange(0, max(1, n)) for _ in range(20))]
+        spans = [(a, min(b, n)) for a, b in spans]
+        spans += [(0, n), (0, 0), (3, 1), (n, n), (-2, 4), (2**70, 2**70 + 1), (0, 2**70)]
+        rng.shuffle(spans)
+        want = []
+        for a, b in spans:
+            try:
+                want.append(norm.to_original(a, b))
+            except (IndexError, OverflowError) as exc:
+                want.append(type(exc))
+        got = []
+        for a, b in spans:  # one by one: the same exceptions as to_original where it raises
+            try:
+                got.append(norm.spans_to_original([(a, b)])[0])
+            except (IndexError, OverflowError) as exc:
+                got.append(type(exc))
+        assert got == want, text
+        mappable = [sp for sp, w in zip(spans, want, strict=True) if not isinstance(w, type)]
+        assert norm.spans_to_original(mappable) == [w for w in want if not isinstance(w, type)]
+
+
 def test_evidence_of_many_spans_at_once_matches_one_by_one() -> None:
     """checks.evidence.source_evidences (a source's matches mapped together, no call per span where
     the source has no pages) builds what source_evidence builds for each span: plain text, Markdown,

@@ -382,7 +382,7 @@ def _nears_of(ix: IndexedSource, spans: dict[int, tuple[float, int, int]]) -> di
     """The nearest passages of :func:`nearest_spans` with their evidence, mapped back and their lines
     counted together (:func:`~claimledger.checks.evidence.source_evidences`)."""
     text, kept = ix.primary.text, list(spans.items())
-    found = source_evidences(ix, [ix.primary.to_original(start, end) for _, (_, start, end) in kept])
+    found = source_evidences(ix, ix.primary.spans_to_original([(start, end) for _, (_, start, end) in kept]))
     return {qi: (ev, score, text[start:end]) for (qi, (score, start, end)), ev in zip(kept, found, strict=True)}
 
 
@@ -627,7 +627,7 @@ def _record(
                 wanted.append((nq, at))
                 break
     # the starts still to map back, mapped and their lines counted together (source_evidences)
-    spans = [ix.primary.to_original(at, at + len(nq)) for nq, at in wanted if not isinstance(at, Evidence)]
+    spans = ix.primary.spans_to_original([(at, at + len(nq)) for nq, at in wanted if not isinstance(at, Evidence)])
     mapped = iter(source_evidences(ix, spans))
     for nq, at in wanted:
         ev = at if isinstance(at, Evidence) else next(mapped)
