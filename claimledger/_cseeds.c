@@ -48,10 +48,17 @@ typedef struct {
     Py_ssize_t n;
 } Str;
 
+/* A slot of the seeds' table: the top 32 bits of a hash (its low bits pick the slot) and the first entry
+ * of the seeds whose window has a hash of that tag there. Two hashes that share a tag and a probe run
+ * share a chain: every entry of a chain is compared with the text in full, so that costs a comparison,
+ * never an answer. Eight bytes a slot (and four an entry of next[]) keep a table of 160,000 windows at
+ * 4 MB, which the strided pass probes at random. */
 typedef struct {
-    uint64_t hash;
-    Py_ssize_t head; /* first seed with this hash (chained by next[]); -1: empty slot */
+    uint32_t tag;
+    int32_t head; /* first entry with this tag (chained by next[]); -1: empty slot */
 } Slot;
+
+static inline uint32_t tag_of(uint64_t h) { return (uint32_t)(h >> 32); }
 
 static inline uint64_t window_hash(const Str *s, Py_ssize_t at, int k) {
     uint64_t h = 0;
@@ -104,7 +111,7 @@ typedef struct {
     size_t mask;
     const uint8_t *filter;
     const Str *seeds;
-    const Py_ssize_t *next;
+    const int32_t *next;
     Py_ssize_t **pos;
     Py_ssize_t *found;
     Py_ssize_t *room;
@@ -124,7 +131,7 @@ static inline int filter_has(const uint8_t *filter, uint64_t h) {
 static int probe(const Scan *sc, const Str *text, Py_ssize_t at, uint64_t h) {
     size_t slot = slot_of(h, sc->mask);
     while (sc->table[slot].head >= 0) {
-        if (sc->table[slot].hash == h) {
+        if (sc->table[slot].tag == tag_of(h)) {
             for (Py_ssize_t si = sc->table[slot].head; si >= 0; si = sc->next[si]) {
                 const Str *s = &sc->seeds[si];
                 if (sc->found[si] >= sc->cap || at + s->n > text->n) continue;
@@ -221,7 +228,7 @@ typedef struct {
     int k;
     int stride; /* 1: every window, rolled; more: the windows at multiples of stride (see the top) */
     Str *seeds;
-    Py_ssize_t *next;
+    int32_t *next;
     Slot *table;
     size_t mask;
     uint8_t *filter;
@@ -253,7 +260,7 @@ static Table *table_new(PyObject *seeds_obj, int k, int stride) {
     t->k = k;
     t->stride = stride;
     Py_ssize_t ns = t->ns = PyTuple_GET_SIZE(owner);
-    if (ns > PY_SSIZE_T_MAX / 4 / stride) {
+    if (ns > INT32_MAX / stride) { /* entries are int32 (next[], Slot.head) */
         table_free(t);
         PyErr_NoMemory();
         return NULL;
@@ -263,7 +270,7 @@ static Table *table_new(PyObject *seeds_obj, int k, int stride) {
     while (size < (size_t)entries * 2) size <<= 1;
     t->mask = size - 1;
     t->seeds = PyMem_Calloc(m, sizeof(Str));
-    t->next = PyMem_Calloc(entries, sizeof(Py_ssize_t));
+    t->next = PyMem_Calloc(entries, sizeof(int32_t));
     t->table = PyMem_Malloc(size * sizeof(Slot));
     t->filter = PyMem_Calloc((size_t)1 << (FILTER_BITS - 3), 1);
     if (!t->seeds || !t->next || !t->table || !t->filter) {
@@ -285,10 +292,10 @@ static Table *table_new(PyObject *seeds_obj, int k, int stride) {
             Py_ssize_t e = i * stride + j;
             uint64_t h = stride == 1 ? window_hash(&t->seeds[i], 0, k) : lane_hash(&t->seeds[i], j, k);
             size_t slot = slot_of(h, t->mask);
-            while (t->table[slot].head >= 0 && t->table[slot].hash != h) slot = (slot + 1) & t->mask;
-            t->next[e] = t->table[slot].head; /* -1 for the first entry of this hash */
-            t->table[slot].hash = h;
-            t->table[slot].head = e;
+            while (t->table[slot].head >= 0 && t->table[slot].tag != tag_of(h)) slot = (slot + 1) & t->mask;
+            t->next[e] = t->table[slot].head; /* -1 for the first entry of this tag */
+            t->table[slot].tag = tag_of(h);
+            t->table[slot].head = (int32_t)e;
             t->filter[filter_bit(h) >> 3] |= (uint8_t)(1u << (filter_bit(h) & 7));
         }
     }
@@ -301,7 +308,7 @@ static void probe_strided(const Table *t, const Str *text, Py_ssize_t p, uint64_
                           const uint8_t *skip) {
     size_t slot = slot_of(h, t->mask);
     while (t->table[slot].head >= 0) {
-        if (t->table[slot].hash == h) {
+        if (t->table[slot].tag == tag_of(h)) {
             for (Py_ssize_t e = t->table[slot].head; e >= 0; e = t->next[e]) {
                 Py_ssize_t si = e / t->stride, at = p - e % t->stride;
                 const Str *s = &t->seeds[si];
