@@ -4,8 +4,9 @@
  *
  * first_hits(text, seeds, cap) -> list of lists: for each seed (a str of at least 8 code points),
  * the start of its first `cap` occurrences in `text`, overlapping occurrences included, in text
- * order (a Wu-Manber pass that skips windows, see skip_ucs1 below; first_hits(..., False): the
- * rolled pass over every window, described at the end of this comment). That is exactly what the
+ * order (a Wu-Manber pass that skips windows where a sample of the text shows it pays, see skip_ucs1
+ * below; first_hits(..., 0): the rolled pass over every window, described at the end of this
+ * comment; first_hits(..., 2): always skipping). That is exactly what the
  * pure-Python path (an Aho-Corasick automaton, every match of a seed counted until its cap) records,
  * which stays the fallback and the test oracle (tests/test_near_miss_index.py compares the two on
  * every CI run).
@@ -456,6 +457,43 @@ DEFINE_SKIP(skip_ucs1, Py_UCS1)
 DEFINE_SKIP(skip_ucs2, Py_UCS2)
 DEFINE_SKIP(skip_ucs4, Py_UCS4)
 
+/* How far the skipping pass moves on average over a sample of the text (SKIP_SAMPLE code points from
+ * its middle), its shifts only: with many seeds most trigrams of a text are in some seed and the pass
+ * moves on by one or two, where the rolled pass is faster (2,000 seeds of 8-10 code points: twice as
+ * slow). Below SKIP_MIN_SHIFT the rolled pass runs (measured on the bench's sources: the two break
+ * even at an average shift of 4 to 5). Either pass gives the same starts. */
+#define SKIP_SAMPLE 4096
+#define SKIP_MIN_SHIFT 5.0
+#define DEFINE_SAMPLE(NAME, T)                                                                      \
+    static double NAME(const Str *text, const Shift *sh) {                                          \
+        const T *d = (const T *)text->data;                                                         \
+        const Py_ssize_t m = sh->m;                                                                 \
+        Py_ssize_t lo = text->n > 2 * SKIP_SAMPLE ? text->n / 2 : 0;                                \
+        Py_ssize_t hi = lo + SKIP_SAMPLE < text->n ? lo + SKIP_SAMPLE : text->n;                    \
+        Py_ssize_t steps = 0;                                                                       \
+        for (Py_ssize_t e = lo + m - 1; e < hi; steps++) {                                          \
+            uint8_t s = sh->shift[trigram(d[e - 2], d[e - 1], d[e])];                               \
+            e += s ? s : 1;                                                                         \
+        }                                                                                           \
+        return steps ? (double)(hi - lo) / (double)steps : (double)m;                               \
+    }
+
+DEFINE_SAMPLE(sample_ucs1, Py_UCS1)
+DEFINE_SAMPLE(sample_ucs2, Py_UCS2)
+DEFINE_SAMPLE(sample_ucs4, Py_UCS4)
+
+/* the skipping pass's average shift over the sample of this text (0 for a text shorter than m) */
+static double sampled_shift(PyObject *text_obj, const Shift *sh) {
+    Str text = {PyUnicode_KIND(text_obj), PyUnicode_DATA(text_obj), PyUnicode_GET_LENGTH(text_obj)};
+    if (text.n < sh->m) return 0;
+    return text.kind == PyUnicode_1BYTE_KIND   ? sample_ucs1(&text, sh)
+           : text.kind == PyUnicode_2BYTE_KIND ? sample_ucs2(&text, sh)
+                                               : sample_ucs4(&text, sh);
+}
+
+/* whether the skipping pass pays on this text (see above) */
+static int skip_pays(PyObject *text_obj, const Shift *sh) { return sampled_shift(text_obj, sh) >= SKIP_MIN_SHIFT; }
+
 /* One pass of `text` against a table. starts_only: a dict {seed index: first start} of the seeds that
  * occur (cap 1), instead of a list of every seed's starts. */
 static PyObject *hits(const Table *t, PyObject *text_obj, Py_ssize_t cap, int starts_only, const uint8_t *skip,
@@ -542,8 +580,8 @@ done:
 static PyObject *py_first_hits(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *text_obj, *seeds_obj;
     Py_ssize_t cap;
-    int skipping = 1;
-    if (!PyArg_ParseTuple(args, "UO!n|p", &text_obj, &PyList_Type, &seeds_obj, &cap, &skipping)) return NULL;
+    int skipping = 1; /* 0: the rolled pass; 1: the skipping pass where it pays (skip_pays); 2: always skipping */
+    if (!PyArg_ParseTuple(args, "UO!n|i", &text_obj, &PyList_Type, &seeds_obj, &cap, &skipping)) return NULL;
     Table *t = table_new(seeds_obj, K, 1);
     if (!t) return NULL;
     Shift sh = {NULL, 0};
@@ -551,7 +589,23 @@ static PyObject *py_first_hits(PyObject *Py_UNUSED(self), PyObject *args) {
     if (!skipping || t->ns == 0)
         result = hits(t, text_obj, cap, 0, NULL, NULL);
     else if (shift_new(t, &sh))
-        result = hits(t, text_obj, cap, 0, NULL, &sh);
+        result = hits(t, text_obj, cap, 0, NULL, skipping == 2 || skip_pays(text_obj, &sh) ? &sh : NULL);
+    PyMem_Free(sh.shift);
+    table_free(t);
+    return result;
+}
+
+/* skip_shift(text, seeds) -> float: the average shift first_hits's skipping pass would make over its
+ * sample of text (what decides between the passes; for tests and measurements) */
+static PyObject *py_skip_shift(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *text_obj, *seeds_obj;
+    if (!PyArg_ParseTuple(args, "UO!", &text_obj, &PyList_Type, &seeds_obj)) return NULL;
+    Table *t = table_new(seeds_obj, K, 1);
+    if (!t) return NULL;
+    Shift sh = {NULL, 0};
+    PyObject *result = NULL;
+    if (t->ns == 0) result = PyFloat_FromDouble(0);
+    else if (shift_new(t, &sh)) result = PyFloat_FromDouble(sampled_shift(text_obj, &sh));
     PyMem_Free(sh.shift);
     table_free(t);
     return result;
@@ -1209,9 +1263,13 @@ done:
 
 static PyMethodDef methods[] = {
     {"first_hits", py_first_hits, METH_VARARGS,
-     "first_hits(text, seeds, cap, skipping=True): for each seed (at least 8 characters), the starts of its "
-     "first cap occurrences in text, overlapping ones included, in text order; skipping: the Wu-Manber pass "
-     "over the seeds' first m characters, else the rolled pass over every window (the same answer)."},
+     "first_hits(text, seeds, cap, skipping=1): for each seed (at least 8 characters), the starts of its "
+     "first cap occurrences in text, overlapping ones included, in text order. skipping 1: the Wu-Manber pass "
+     "over the seeds' first m characters where a sample of the text shows it pays, else the rolled pass over "
+     "every window; 0: always rolled; 2: always skipping (the same answer)."},
+    {"skip_shift", py_skip_shift, METH_VARARGS,
+     "skip_shift(text, seeds): the average shift of first_hits's skipping pass over its sample of text, which "
+     "decides between the passes (at least 5: skipping)."},
     {"prepare", py_prepare, METH_VARARGS,
      "prepare(seeds, k=8, stride=1): the table of seeds (a list of str, each at least k + stride - 1 characters; "
      "8 <= k <= 64, 1 <= stride <= 64) for first_starts, built once for many texts; with stride 1 the first k "

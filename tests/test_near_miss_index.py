@@ -234,9 +234,9 @@ def test_compiled_seed_search_on_many_seeds_sharing_windows(ext: ModuleType) -> 
         assert seed_hits.first_hits(text, seeds, cap, compiled=ext) == seed_hits.first_hits_py(text, seeds, cap)
 
 
-@pytest.mark.parametrize("skipping", [True, False], ids=["skipping", "rolled"])
+@pytest.mark.parametrize("skipping", [2, 1, 0], ids=["skipping", "chosen", "rolled"])
 @pytest.mark.parametrize("filler", ["ab", "aあ", "a😀"], ids=["latin-1", "two-byte", "four-byte"])
-def test_every_text_length_and_both_halves_of_a_pass(filler: str, skipping: bool, ext: ModuleType) -> None:
+def test_every_text_length_and_both_halves_of_a_pass(filler: str, skipping: int, ext: ModuleType) -> None:
     """The rolled pass rolls two hashes, one from the start and one from the middle, and probes the
     second half's windows after the first half's; the skipping pass starts at the end of the first
     window and stops at the text's end: at every text length (an odd or even number of windows, one
@@ -252,8 +252,8 @@ def test_every_text_length_and_both_halves_of_a_pass(filler: str, skipping: bool
             assert ext.first_hits(text, seeds, cap, skipping) == seed_hits.first_hits_py(text, seeds, cap), (n, cap)
 
 
-@pytest.mark.parametrize("skipping", [True, False], ids=["skipping", "rolled"])
-def test_a_pass_longer_than_its_chunks(skipping: bool, ext: ModuleType) -> None:
+@pytest.mark.parametrize("skipping", [2, 1, 0], ids=["skipping", "chosen", "rolled"])
+def test_a_pass_longer_than_its_chunks(skipping: int, ext: ModuleType) -> None:
     """The rolled pass takes the windows 65,536 at a time (two hashes in each chunk): in a text of over
     two chunks where every window repeats, every seed's first `cap` starts come in text order, a seed
     that starts across a chunk's edge included (and so with the skipping pass)."""
@@ -289,8 +289,23 @@ def test_the_skipping_pass_finds_every_start(case: int, ext: ModuleType) -> None
         seeds.append(seeds[0][:8] + seeds[1][8:] + "b")  # the first 8 of one, the rest of another
     for cap in (1, 3, 200):
         want = seed_hits.first_hits_py(text, seeds, cap)
-        assert ext.first_hits(text, seeds, cap) == want, cap
-        assert ext.first_hits(text, seeds, cap, False) == want, cap
+        for skipping in (2, 1, 0):  # always skipping, skipping where a sample shows it pays, rolled
+            assert ext.first_hits(text, seeds, cap, skipping) == want, (cap, skipping)
+
+
+def test_the_pass_is_chosen_by_how_far_it_skips_on_the_text(ext: ModuleType) -> None:
+    """Many seeds sharing most trigrams of the text: the skipping pass would move on by one or two, so
+    the rolled pass runs; a few seeds of other words: it skips (the sampled average shift decides, and
+    either pass gives the same starts)."""
+    rng = random.Random("near-miss-index/chosen")
+    words = ["council", "budget", "river", "policy", "market", "seven", "approved", "the", "of", "a"]
+    text = " ".join(rng.choice(words) for _ in range(20_000))
+    many = sorted({text[a : a + 10] for a in (rng.randrange(len(text) - 10) for _ in range(2_000))})
+    few = ["zebra quota", "xylophone z"]
+    assert ext.skip_shift(text, many) < 2 < 8 < ext.skip_shift(text, few)
+    for seeds in (many, few):
+        want = seed_hits.first_hits_py(text, seeds, 200)
+        assert ext.first_hits(text, seeds, 200, 1) == want == ext.first_hits(text, seeds, 200, 0)
 
 
 def test_compiled_seed_search_refuses_short_seeds(ext: ModuleType) -> None:
