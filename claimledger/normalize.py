@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from types import ModuleType
 
 from claimledger import _normalize_core as _core
+from claimledger._compiled import compiled
 
 INVISIBLE = (
     "\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
@@ -140,11 +141,11 @@ class Normalized:
 
     def spans_to_original(self, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
         """:meth:`to_original` of each ``(start, end)`` of ``spans``, in one call of the compiled seed
-        search's module when it is built (claimledger/_cseeds.c; the same answers, tests/test_normalize.py)."""
-        ext = _spans_ext()
-        if ext is None:
+        search's module when it is built (claimledger/_cseeds.c; the same answers,
+        tests/test_normalize_differential.py)."""
+        if _SPANS_TO_ORIGINAL is None:
             return [self.to_original(a, b) for a, b in spans]
-        out: list[tuple[int, int] | None] = ext.spans_to_original(
+        out: list[tuple[int, int] | None] = _SPANS_TO_ORIGINAL(
             self.norm_start, self.orig_start, self.orig_end, self.linear, spans
         )
         if None in out:  # a span it does not map (empty, or before the first segment): mapped here
@@ -157,12 +158,9 @@ class Normalized:
         return int(self.orig_start[i])
 
 
-@functools.cache
-def _spans_ext() -> ModuleType | None:
-    """The module holding ``spans_to_original`` (None: not built, or ``CLAIMLEDGER_PURE_PYTHON``)."""
-    from claimledger._compiled import compiled
-
-    return compiled("_cseeds")
+# the compiled Normalized.spans_to_original (None: not built, or CLAIMLEDGER_PURE_PYTHON), looked up as
+# claimledger.model.source looks up line_columns
+_SPANS_TO_ORIGINAL = getattr(compiled("_cseeds"), "spans_to_original", None)
 
 
 class _Builder:

@@ -244,8 +244,8 @@ def test_spans_mapped_at_once_match_to_original(pure: bool, monkeypatch: pytest.
     spans inside, across and at the ends of segments, and those it leaves to Python (empty,
     reversed, negative, too large for a C integer), compiled and pure Python."""
     if pure:
-        monkeypatch.setattr(current, "_spans_ext", lambda: None)
-    elif current._spans_ext() is None:  # CLAIMLEDGER_PURE_PYTHON runs: nothing compiled to check
+        monkeypatch.setattr(current, "_SPANS_TO_ORIGINAL", None)
+    elif current._SPANS_TO_ORIGINAL is None:  # CLAIMLEDGER_PURE_PYTHON runs: nothing compiled to check
         assert os.environ.get("CLAIMLEDGER_PURE_PYTHON")
         return
     rng = random.Random("spans-to-original")

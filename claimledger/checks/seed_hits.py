@@ -8,8 +8,9 @@ the optional compiled extension ``claimledger/_cseeds.c`` (one pass: a rolling h
 8-character window looked up in a table of the seeds' first 8 characters, confirmed character by
 character; or, where a sample of the text shows it pays, a Wu-Manber pass that looks only at the
 windows the seeds' trigrams allow, a few in ten for tens of seeds), about ten times faster than the
-pure-Python path, an Aho-Corasick automaton whose every match is counted in Python. The pure-Python path is the fallback (no C compiler at install
-time, or ``CLAIMLEDGER_PURE_PYTHON=1``) and the oracle of tests/test_near_miss_index.py.
+pure-Python path, an Aho-Corasick automaton whose every match is counted in Python. The pure-Python
+path is the fallback (no C compiler at install time, or ``CLAIMLEDGER_PURE_PYTHON=1``) and the
+oracle of tests/test_near_miss_index.py.
 """
 
 from __future__ import annotations
