@@ -1,6 +1,6 @@
 """Hatchling build hook: compile the optional C parts: the core of the normalizer
-(claimledger/_cnormalize.c) the seed search of the near-miss search (claimledger/_cseeds.c) and the skeleton of UTF-8 bytes
-(claimledger/_cutf8skel.c).
+(claimledger/_cnormalize.c), the seed search of the near-miss search (claimledger/_cseeds.c), its
+alignment (claimledger/_cnear.c) and the skeleton of UTF-8 bytes (claimledger/_cutf8skel.c).
 
 The compiler is driven by setuptools' ``build_ext`` (the same detection of the compiler, flags and
 extension suffix as any setuptools project) with ``Extension(optional=True)``: when there is no C
@@ -28,6 +28,7 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 EXTENSIONS = {  # module name -> C source
     "claimledger._cnormalize": "claimledger/_cnormalize.c",
     "claimledger._cseeds": "claimledger/_cseeds.c",
+    "claimledger._cnear": "claimledger/_cnear.c",
     "claimledger._cutf8skel": "claimledger/_cutf8skel.c",
 }
 EXT_NAME = "claimledger._cnormalize"  # the normalizer core: its absence is reported

@@ -1,6 +1,6 @@
-/* The compiled seed search of the near-miss search (claimledger/checks/seed_hits.py), and its edge search
- * (best_cell, below: claimledger.checks.quote_scan._refine), and the matching blocks of the word diff shown for a near
- * miss (matching_blocks, below: claimledger.checks.diff).
+/* The compiled seed search of the near-miss search (claimledger/checks/seed_hits.py) and the matching
+ * blocks of the word diff shown for a near miss (matching_blocks, below: claimledger.checks.diff); the
+ * alignment of a near miss is claimledger/_cnear.c.
  *
  * first_hits(text, seeds, cap) -> list of lists: for each seed (a str of at least 8 code points),
  * the start of its first `cap` occurrences in `text`, overlapping occurrences included, in text
@@ -654,126 +654,6 @@ static PyObject *py_first_starts(PyObject *Py_UNUSED(self), PyObject *args) {
     return result;
 }
 
-/* best_cell(q, text, s_lo, s_hi, e_first, last) -> (s, e) or None: the near-miss edge search
- * (claimledger.checks.quote_scan._refine). The grid: starts s_lo .. s_hi, and for each start the ends
- * max(e_first, s + 1) .. last (a start with none is left out). Its cell text[s:e] whose
- * LCS(q, text[s:e]) / (len(q) + e - s) is largest, the first in grid order (starts ascending, then
- * ends) among equal ones; None when the grid is empty. That fraction is rapidfuzz's fuzz.ratio
- * over 200, so the cell is the one of the best ratio (the caller scores it with fuzz.ratio; see
- * _refine for why equal fractions give equal ratios and unequal ones unequal ratios).
- *
- * Each row is one bit-parallel LCS pass (Hyyro 2004: one bit per code point of q; after reading a
- * text character c, V = (V + (V & M[c])) | (V & ~M[c]), and the LCS of q with the text read so far is
- * the number of zero bits of V), read from s to last: after text[s:e] it holds the LCS of every cell
- * of the row. A text character not in q leaves V unchanged. */
-static inline long long zeros(uint64_t x) { /* the zero bits of x (portable: no popcnt instruction assumed) */
-    x = ~x;
-    x = x - ((x >> 1) & 0x5555555555555555ull);
-    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
-    return (long long)((x * 0x0101010101010101ull) >> 56);
-}
-
-typedef struct {
-    Py_UCS4 cp;
-    Py_ssize_t idx; /* -1: empty slot */
-} CharSlot;
-
-typedef struct {
-    Py_ssize_t s, e;
-    long long lcs, len; /* the cell's LCS with q, and len(q) + e - s */
-} Cell;
-
-/* The rows of best_cell: v holds `words` words (any values: each row sets it), pm the masks, at[p - s_lo]
- * the offset in pm of the mask of text[p] (-1: not in q). Inlined with a constant `words`, the loops over
- * the words unroll and V lives in registers. */
-static inline __attribute__((always_inline)) void grid_rows(Cell *best, const Py_ssize_t words, uint64_t *v,
-                                                            const uint64_t *restrict pm, const Py_ssize_t *restrict at,
-                                                            Py_ssize_t n, Py_ssize_t s_lo, Py_ssize_t s_hi,
-                                                            Py_ssize_t e_first, Py_ssize_t last) {
-    uint64_t local[4];
-    uint64_t *restrict vv = words <= 4 ? local : v;
-    for (Py_ssize_t s = s_lo; s <= s_hi; s++) {
-        Py_ssize_t e0 = e_first > s + 1 ? e_first : s + 1;
-        if (e0 > last) continue;
-        for (Py_ssize_t w = 0; w < words; w++) vv[w] = ~(uint64_t)0;
-        for (Py_ssize_t p = s; p < last; p++) {
-            Py_ssize_t m = at[p - s_lo];
-            if (m >= 0) {
-                uint64_t carry = 0;
-                for (Py_ssize_t w = 0; w < words; w++) {
-                    uint64_t u = vv[w] & pm[m + w];
-                    uint64_t x = vv[w] + u;
-                    uint64_t c1 = x < u;
-                    uint64_t y = x + carry;
-                    carry = c1 | (y < carry);
-                    vv[w] = y | (vv[w] & ~u);
-                }
-            }
-            Py_ssize_t e = p + 1;
-            if (e < e0) continue; /* the LCS is counted only for the row's cells */
-            long long lcs = 0;
-            for (Py_ssize_t w = 0; w < words; w++) lcs += zeros(vv[w]);
-            long long d = (long long)(n + e - s);
-            if (best->s < 0 || lcs * best->len > best->lcs * d) best->s = s, best->e = e, best->lcs = lcs, best->len = d;
-        }
-    }
-}
-
-static PyObject *py_best_cell(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *q_obj, *text_obj;
-    Py_ssize_t s_lo, s_hi, e_first, last;
-    if (!PyArg_ParseTuple(args, "UUnnnn", &q_obj, &text_obj, &s_lo, &s_hi, &e_first, &last)) return NULL;
-    Py_ssize_t n = PyUnicode_GET_LENGTH(q_obj), tn = PyUnicode_GET_LENGTH(text_obj);
-    if (s_lo < 0 || last > tn || s_hi > tn) {
-        PyErr_SetString(PyExc_ValueError, "the grid must lie inside the text");
-        return NULL;
-    }
-    if (s_hi < s_lo || last <= s_lo) Py_RETURN_NONE;
-    int qk = PyUnicode_KIND(q_obj), tk = PyUnicode_KIND(text_obj);
-    const void *qd = PyUnicode_DATA(q_obj), *td = PyUnicode_DATA(text_obj);
-    Py_ssize_t words = n / 64 + 1;
-    size_t size = 8;
-    int bits = 3;
-    while (size < (size_t)n * 2) size <<= 1, bits++;
-    Py_ssize_t span = last - s_lo;
-    CharSlot *slots = PyMem_Malloc(size * sizeof(CharSlot));
-    uint64_t *pm = PyMem_Calloc((size_t)(n + 1) * (size_t)words, sizeof(uint64_t));
-    uint64_t *v = PyMem_Malloc((size_t)words * sizeof(uint64_t));
-    Py_ssize_t *at = PyMem_Malloc((size_t)span * sizeof(Py_ssize_t));
-    if (!slots || !pm || !v || !at) {
-        PyMem_Free(slots), PyMem_Free(pm), PyMem_Free(v), PyMem_Free(at);
-        return PyErr_NoMemory();
-    }
-    for (size_t i = 0; i < size; i++) slots[i].idx = -1;
-    Py_ssize_t distinct = 0;
-    for (Py_ssize_t i = 0; i < n; i++) { /* the match mask of each distinct code point of q */
-        Py_UCS4 c = PyUnicode_READ(qk, qd, i);
-        size_t h = (size_t)(((uint64_t)c * 0x9E3779B97F4A7C15ull) >> (64 - bits));
-        while (slots[h].idx >= 0 && slots[h].cp != c) h = (h + 1) & (size - 1);
-        if (slots[h].idx < 0) slots[h].cp = c, slots[h].idx = distinct++;
-        pm[slots[h].idx * words + i / 64] |= (uint64_t)1 << (i % 64);
-    }
-    for (Py_ssize_t p = 0; p < span; p++) { /* the mask of each text character of the window, -1: none */
-        Py_UCS4 c = PyUnicode_READ(tk, td, s_lo + p);
-        size_t h = (size_t)(((uint64_t)c * 0x9E3779B97F4A7C15ull) >> (64 - bits));
-        while (slots[h].idx >= 0 && slots[h].cp != c) h = (h + 1) & (size - 1);
-        at[p] = slots[h].idx >= 0 ? slots[h].idx * words : -1;
-    }
-    Cell best = {-1, -1, 0, 1};
-    switch (words) { /* a constant number of words keeps V in registers */
-    case 1: grid_rows(&best, 1, v, pm, at, n, s_lo, s_hi, e_first, last); break;
-    case 2: grid_rows(&best, 2, v, pm, at, n, s_lo, s_hi, e_first, last); break;
-    case 3: grid_rows(&best, 3, v, pm, at, n, s_lo, s_hi, e_first, last); break;
-    case 4: grid_rows(&best, 4, v, pm, at, n, s_lo, s_hi, e_first, last); break;
-    default: grid_rows(&best, words, v, pm, at, n, s_lo, s_hi, e_first, last);
-    }
-    Py_ssize_t best_s = best.s, best_e = best.e;
-    PyMem_Free(slots), PyMem_Free(pm), PyMem_Free(v), PyMem_Free(at);
-    if (best_s < 0) Py_RETURN_NONE;
-    return Py_BuildValue("(nn)", best_s, best_e);
-}
-
 /* matching_blocks(a, b) -> list of (i, j, n): what difflib.SequenceMatcher(None, a, b, autojunk=False)
  * .get_matching_blocks() returns for two lists of str (the word diff of a near miss,
  * claimledger.checks.diff): the longest matching block of the whole ranges, then of the ranges left of
@@ -1278,10 +1158,6 @@ static PyMethodDef methods[] = {
      "first_starts(prepared, text, skip=None): {i: start of the first occurrence of seeds[i]} for the seeds that "
      "occur in text; skip: a bytes-like object of one byte per seed, the seeds whose byte is nonzero are not "
      "looked for."},
-    {"best_cell", py_best_cell, METH_VARARGS,
-     "best_cell(q, text, s_lo, s_hi, e_first, last): the cell (s, e) of the grid s_lo <= s <= s_hi, "
-     "max(e_first, s + 1) <= e <= last whose LCS with q over len(q) + e - s is largest, the first in grid "
-     "order among equal ones; None when the grid is empty."},
     {"matching_blocks", py_matching_blocks, METH_VARARGS,
      "matching_blocks(a, b): for two lists of str, what difflib.SequenceMatcher(None, a, b, autojunk=False)"
      ".get_matching_blocks() returns, as a list of (i, j, n) tuples."},

@@ -1,6 +1,6 @@
 """The near-miss edge search scores its grid in one rapidfuzz call (issue 19); it must pick the
 same passage as walking the grid cell by cell, ties included (the first best cell, and the
-given edges unless a cell beats them strictly). The compiled grid (``_cseeds.best_cell``: one
+given edges unless a cell beats them strictly). The compiled grid (``_cnear.best_cell``: one
 bit-parallel LCS pass per start) must pick the same cell as the pure-Python rows."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from rapidfuzz import fuzz
 
-from claimledger.checks import seed_hits
+from claimledger._compiled import compiled
 from claimledger.checks.quote_scan import (
     _place_bound,
     _refine,
@@ -99,6 +99,7 @@ def test_skipping_candidates_changes_no_nearest_passage(tmp_path: Path, monkeypa
         refined.append(1)
         return _refine(*args)  # type: ignore[arg-type]
 
+    monkeypatch.setattr(quote_scan, "_NEAREST", None)  # the Python search (the compiled one: test_near_miss_compiled.py)
     monkeypatch.setattr(quote_scan, "_refine", counted)
     skipped = nearest_passages(quotes, ix)
     fewer = len(refined)
@@ -184,8 +185,8 @@ def _long_cases(seed: int) -> Iterator[tuple[str, str, int, int]]:
 
 
 def test_compiled_grid_picks_the_cell_of_the_rows() -> None:
-    if seed_hits.compiled() is None:
-        pytest.skip("the compiled seed search is not built (or CLAIMLEDGER_PURE_PYTHON is set)")
+    if compiled("_cnear") is None:
+        pytest.skip("the compiled near-miss search is not built (or CLAIMLEDGER_PURE_PYTHON is set)")
     cases = list(_long_cases(16)) + list(_cases(17)) + list(_near_misses())
     for q, text, start, end in cases:
         got, want = _refine(q, text, start, end), _refine_py(q, text, start, end)
@@ -193,9 +194,9 @@ def test_compiled_grid_picks_the_cell_of_the_rows() -> None:
 
 
 def test_compiled_grid_checks_its_bounds() -> None:
-    ext = seed_hits.compiled()
+    ext = compiled("_cnear")
     if ext is None:
-        pytest.skip("the compiled seed search is not built (or CLAIMLEDGER_PURE_PYTHON is set)")
+        pytest.skip("the compiled near-miss search is not built (or CLAIMLEDGER_PURE_PYTHON is set)")
     assert ext.best_cell("ab", "xaby", 0, 1, 2, 4) == (1, 3)
     assert ext.best_cell("ab", "xaby", 2, 1, 2, 4) is None  # no start
     assert ext.best_cell("ab", "xaby", 3, 3, 2, 3) is None  # no end past the start

@@ -21,6 +21,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from claimledger._compiled import compiled
 from claimledger._exceptions import SourceError
 from claimledger.checks import seed_hits
 from claimledger.checks.boundaries import find_whole, on_boundaries
@@ -193,6 +194,11 @@ _LONG_K = 16
 _STRIDE_ENTRIES = 160_000  # windows tabled by a strided pass (16 per pattern up to 10,000 patterns)
 
 
+# the compiled near-miss search (claimledger/_cnear.c; None: not built, the rapidfuzz path below)
+_NEAREST = getattr(compiled("_cnear"), "nearest", None)
+_BEST_CELL = getattr(compiled("_cnear"), "best_cell", None)
+
+
 def _stride(patterns: int) -> int:
     """How many positions apart the strided pass reads its windows: 16 for up to 10,000 patterns,
     fewer for more (a pattern tables one window per position of the stride, and a table much larger
@@ -301,7 +307,7 @@ def _refine(q: str, text: str, start: int, end: int) -> tuple[float, int, int]:
     (within the text, past the start). The answer is the grid's first best cell (starts ascending,
     then ends), or the given edges unless a cell beats them strictly.
 
-    Compiled (``_cseeds.best_cell``): one bit-parallel LCS pass per start gives the LCS of every cell
+    Compiled (``_cnear.best_cell``): one bit-parallel LCS pass per start gives the LCS of every cell
     of its row, and the cell of the largest ``LCS / (len(q) + len)``, the first in grid order, is the
     first best cell of ``fuzz.ratio``. Exact: ``fuzz.ratio`` is ``100 * (1 - d / S)`` with ``S = len(q)
     + len``, ``d = S - 2 LCS``, each step correctly rounded and monotone, so equal fractions give equal
@@ -311,7 +317,7 @@ def _refine(q: str, text: str, start: int, end: int) -> tuple[float, int, int]:
     """
     from rapidfuzz import fuzz
 
-    best_cell = getattr(seed_hits.compiled(), "best_cell", None)  # (None: an extension built before it)
+    best_cell = _BEST_CELL
     if best_cell is None or not q:
         return _refine_py(q, text, start, end)
     k = max(1, min(8, len(q) // 4))
@@ -399,12 +405,23 @@ def nearest_spans(
 ) -> dict[int, tuple[float, int, int]]:
     """:func:`nearest_passages` as (score, start, end) in the primary reading, for the quotes that
     have one. Each quote's answer depends on that quote and the source only, not on the others
-    asked with it (checks/scan_memo.py remembers them one by one)."""
+    asked with it (checks/scan_memo.py remembers them one by one).
+
+    Compiled (``_cnear.nearest``, claimledger/_cnear.c), the search after the seeds' vote runs in one
+    call without the GIL (rapidfuzz's calls hold it, and this search runs on the reading threads
+    while the main thread scans); the Python path below stays the fallback and the oracle
+    (tests/test_near_miss_compiled.py)."""
     text = ix.primary.text
     out: dict[int, tuple[float, int, int]] = {}
     if not text:
         return out
-    if len(text) <= FULL_SEARCH_LIMIT:
+    if _NEAREST is not None:  # the same search compiled, without the GIL (claimledger/_cnear.c)
+        asked: Mapping[int, list[int] | None] = dict.fromkeys(range(len(quotes)))  # the whole text
+        if len(text) > FULL_SEARCH_LIMIT:
+            asked = _seed_candidates(quotes, text, known)
+        found = _NEAREST([quotes[qi] for qi in asked], text, list(asked.values()))
+        spans: dict[int, tuple[float, int, int] | None] = dict(zip(asked, found, strict=True))
+    elif len(text) <= FULL_SEARCH_LIMIT:
         spans = {qi: _align(q, text, 0, len(text)) for qi, q in enumerate(quotes)}
     else:
         spans = {}

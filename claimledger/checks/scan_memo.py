@@ -63,6 +63,7 @@ MEMO_FILES = (
     "_normalize_core.py",
     "_cnormalize.c",
     "_cseeds.c",
+    "_cnear.c",
     "_lazytable.h",
     "textmap.py",
     "model/finding.py",
