@@ -10,7 +10,7 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 # the optional C core (claimledger/_cnormalize.c) is compiled by the install (hatch_build.py)
-$(STAMP): pyproject.toml hatch_build.py claimledger/_cnormalize.c claimledger/_cseeds.c claimledger/_cutf8skel.c claimledger/_lazytable.h | $(BIN)/python
+$(STAMP): pyproject.toml hatch_build.py claimledger/_cnormalize.c claimledger/_cseeds.c claimledger/_cnear.c claimledger/_cutf8skel.c claimledger/_lazytable.h | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[dev,mcp,server,docx,ray]"
 	touch $(STAMP)
 

@@ -78,19 +78,23 @@ static int masks_init(Masks *m, const uint32_t *p, Py_ssize_t n, int reversed) {
     m->words = n / 64 + 1;
     m->size = 8, m->bits = 3;
     while (m->size < (size_t)n * 2) m->size <<= 1, m->bits++;
+    m->pm = m->rpm = NULL;
     m->slots = malloc(m->size * sizeof(Slot));
-    m->pm = calloc((size_t)(n + 1) * (size_t)m->words, sizeof(uint64_t));
-    m->rpm = reversed ? calloc((size_t)(n + 1) * (size_t)m->words, sizeof(uint64_t)) : NULL;
-    if (!m->slots || !m->pm || (reversed && !m->rpm)) {
-        masks_free(m);
-        return 0;
-    }
+    if (!m->slots) return 0;
     for (size_t i = 0; i < m->size; i++) m->slots[i].row = -1;
-    Py_ssize_t distinct = 0;
+    Py_ssize_t distinct = 0; /* a row for each distinct code point only (a long quote has few) */
     for (Py_ssize_t i = 0; i < n; i++) {
         size_t h = slot_of(m, p[i]);
         if (m->slots[h].row < 0) m->slots[h].cp = p[i], m->slots[h].row = distinct++ * m->words;
-        Py_ssize_t row = m->slots[h].row;
+    }
+    m->pm = calloc((size_t)(distinct + 1) * (size_t)m->words, sizeof(uint64_t));
+    m->rpm = reversed ? calloc((size_t)(distinct + 1) * (size_t)m->words, sizeof(uint64_t)) : NULL;
+    if (!m->pm || (reversed && !m->rpm)) {
+        masks_free(m);
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t row = m->slots[slot_of(m, p[i])].row;
         m->pm[row + i / 64] |= (uint64_t)1 << (i % 64);
         if (reversed) m->rpm[row + (n - 1 - i) / 64] |= (uint64_t)1 << ((n - 1 - i) % 64);
     }

@@ -12,6 +12,8 @@ sanitizer runtime preloaded:
   pure-Python one and both normalizers);
 - long texts (past the size where the C core releases the GIL) normalized and skeletonized (from
   the text and from its UTF-8 bytes) on four threads at once, compared with the pure-Python results;
+- the near-miss alignment (``_cnear.partial_alignment`` against rapidfuzz, ``_cnear.nearest``
+  against the rapidfuzz path of ``quote_scan.nearest_spans``) on random texts, long and short;
 - the GIL-free UTF-8 codec (``_cutf8skel.decode_utf8`` / ``encode_utf8``), the newline count of
   ``_cseeds.count_newlines`` and the strided search ``_cnormalize.strided_search`` against
   their Python definitions on random texts of every width, long enough to run without the GIL;
@@ -84,6 +86,49 @@ while time.time() - t0 < float(sys.argv[2]):
             bad += 1
             print("DIFFERENT (skip mask):", repr(text[:60]), group, list(skip))
 print(f"seed search: {n:,} cases, {bad} differences")
+sys.exit(1 if bad else 0)
+"""
+
+
+NEAR_FUZZ = r"""
+import random, sys, time
+from rapidfuzz import fuzz
+import claimledger._cnear as ext
+from claimledger.checks import quote_scan
+from claimledger.load.index import IndexedSource
+from claimledger.model.source import Source
+from claimledger.normalize import normalize
+assert ext.__file__.startswith(sys.argv[1]), ext
+rng = random.Random(int(sys.argv[3]))
+alphabets = ["ab", "abcd ", "the cat sat on a mat ", "あいうえおかきく", "ab日本\U0001f600", "é\u2014x"]
+deadline, n, bad = time.monotonic() + float(sys.argv[2]), 0, 0
+while time.monotonic() < deadline:
+    alphabet = rng.choice(alphabets)
+    q = "".join(rng.choice(alphabet) for _ in range(rng.choice([1, 5, 63, 64, 65, 130, 200])))
+    s = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 3 * len(q) + 8)))
+    want = fuzz.partial_ratio_alignment(q, s)
+    n += 1
+    if ext.partial_alignment(q, s) != (want.score, want.dest_start, want.dest_end):
+        bad += 1
+        print("DIFFERENT (partial_alignment):", repr(q), repr(s))
+    # the whole search: long texts (seeded) and short ones (whole text), against the rapidfuzz path
+    size = rng.choice([300, 60_000])
+    text = "".join(rng.choice(alphabet) for _ in range(size))
+    quotes = []
+    for _ in range(20):
+        at = rng.randrange(0, size - 200)
+        chars = list(text[at : at + rng.randint(1, 200)])
+        for _ in range(rng.randint(0, 4)):
+            chars[rng.randrange(len(chars))] = rng.choice(alphabet)
+        quotes.append("".join(chars))
+    ix = IndexedSource(Source("s", "s.txt", "text/plain", text, "0" * 64), normalize(text), None)
+    got = quote_scan.nearest_spans(quotes, ix)
+    quote_scan._NEAREST = None
+    if got != quote_scan.nearest_spans(quotes, ix):
+        bad += 1
+        print("DIFFERENT (nearest):", repr(text[:60]), quotes[:2])
+    quote_scan._NEAREST = ext.nearest
+print(f"near-miss search: {n:,} cases, {bad} differences")
 sys.exit(1 if bad else 0)
 """
 
@@ -215,6 +260,9 @@ def main(argv: list[str] | None = None) -> int:
                                      cwd=work).returncode  # fmt: skip
         if "_cseeds" in built:
             status |= subprocess.run([sys.executable, "-c", SEED_FUZZ, str(work), str(args.seconds), str(args.seed)],
+                                     env=env, cwd=work).returncode  # fmt: skip
+        if "_cnear" in built:
+            status |= subprocess.run([sys.executable, "-c", NEAR_FUZZ, str(work), str(args.seconds / 3), str(args.seed)],
                                      env=env, cwd=work).returncode  # fmt: skip
         if {"_cutf8skel", "_cseeds", "_cnormalize"} <= set(built):
             status |= subprocess.run([sys.executable, "-c", CODEC_FUZZ, str(work), str(args.seconds / 3), str(args.seed)],
