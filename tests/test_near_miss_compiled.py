@@ -9,7 +9,6 @@ ones, English and Japanese, several string kinds).
 
 from __future__ import annotations
 
-import os
 import random
 from pathlib import Path
 from types import ModuleType
@@ -17,27 +16,17 @@ from types import ModuleType
 import pytest
 from rapidfuzz import fuzz
 
-from claimledger._compiled import compiled
 from claimledger._config import GateConfig
 from claimledger.checks import quote_scan
 from claimledger.checks.quote_scan import FULL_SEARCH_LIMIT, nearest_spans
 from claimledger.load.index import index_source
-from tests.test_near_miss_index import generated_quotes, generated_text
+from tests.extensions import required
+from tests.test_near_miss_index import generated_quotes, generated_text, long_source
 
 
 @pytest.fixture(scope="module")
 def near() -> ModuleType:
-    ext = compiled("_cnear")
-    if ext is None and os.environ.get("CLAIMLEDGER_PURE_PYTHON", "").strip() in ("", "0"):
-        pytest.fail(  # pragma: no cover - the message is the point
-            "the near-miss search claimledger._cnear is not built: reinstall with a C compiler and the Python "
-            "headers (`rm .venv/.installed-dev && make test`, or `pip install -e .`)"
-        )
-    if ext is None:  # pragma: no cover - CLAIMLEDGER_PURE_PYTHON runs: load it anyway to compare
-        import importlib
-
-        ext = importlib.import_module("claimledger._cnear")
-    return ext
+    return required("_cnear", "the near-miss search")
 
 
 ALPHABETS = ["ab", "abc", "abcd ", "the cat sat on a mat ", "あいうえおかきく", "ab日本\U0001f600", "é\u2014x"]
@@ -106,13 +95,9 @@ def test_seeded_search_gives_the_python_passages(
     lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, near: ModuleType
 ) -> None:
     assert quote_scan._NEAREST is near.nearest
+    ix, text = long_source(tmp_path, lang)  # longer than FULL_SEARCH_LIMIT: the seeded search
     rng = random.Random(f"near-compiled/seeded/{lang}")
-    text = generated_text(rng, lang, 9000)
-    assert len(text) > FULL_SEARCH_LIMIT
-    path = tmp_path / f"long-{lang}.txt"
-    path.write_text(text, "utf-8")
-    ix = index_source(path.stem, str(path), GateConfig(cache_dir=tmp_path / "cache"))
-    quotes = [q for q in generated_quotes(rng, ix.primary.text, lang, 300) if q not in ix.primary.text] + [""]
+    quotes = [q for q in generated_quotes(rng, text, lang, 300) if q not in text] + [""]
     got, want = _both(quotes, ix, monkeypatch)
     assert got == want
     assert all(type(span[0]) is float for span in got.values())

@@ -33,6 +33,7 @@ from claimledger.checks.quote_scan import (
 from claimledger.load.index import index_source
 from claimledger.normalize import normalize_quote
 from tests import realdocs
+from tests.extensions import required
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -67,17 +68,7 @@ def former_seed_candidates(quotes: list[str], text: str, known: object = None) -
 
 @pytest.fixture(scope="module")
 def ext() -> ModuleType:
-    ext = seed_hits.compiled()
-    if ext is None and os.environ.get("CLAIMLEDGER_PURE_PYTHON", "").strip() in ("", "0"):
-        pytest.fail(  # pragma: no cover - the message is the point
-            "the seed search claimledger._cseeds is not built: reinstall with a C compiler and the Python "
-            "headers (`rm .venv/.installed-dev && make test`, or `pip install -e .`)"
-        )
-    if ext is None:  # pragma: no cover - CLAIMLEDGER_PURE_PYTHON runs: load it anyway to compare
-        import importlib
-
-        ext = importlib.import_module("claimledger._cseeds")
-    return ext
+    return required("_cseeds", "the seed search")
 
 
 EN_WORDS = ["the", "council", "approved", "new", "budget", "for", "river", "project", "in", "may", "seven",
@@ -315,7 +306,7 @@ def test_compiled_seed_search_refuses_short_seeds(ext: ModuleType) -> None:
     assert seed_hits.first_hits("some text here", ["text", "some text"], 5, compiled=ext) == [[5], [0]]
 
 
-def _long_source(tmp_path: Path, lang: str) -> tuple[object, str]:
+def long_source(tmp_path: Path, lang: str) -> tuple[object, str]:
     rng = random.Random(f"near-miss-index/long/{lang}")
     text = generated_text(rng, lang, 9000)
     assert len(text) > FULL_SEARCH_LIMIT
@@ -329,7 +320,7 @@ def _long_source(tmp_path: Path, lang: str) -> tuple[object, str]:
 def test_nearest_passages_are_the_same_with_either_seed_search(
     lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ext: ModuleType
 ) -> None:
-    ix, text = _long_source(tmp_path, lang)
+    ix, text = long_source(tmp_path, lang)
     rng = random.Random(f"near-miss-index/passages/{lang}")
     quotes = [q for q in generated_quotes(rng, text, lang, 150) if q not in text]
     results = []
@@ -348,7 +339,7 @@ def test_nearest_passages_are_the_same_with_either_seed_search(
 
 
 def test_a_quote_sharing_no_seed_with_a_long_source_gets_no_alignment(tmp_path: Path) -> None:
-    ix, _text = _long_source(tmp_path, "en")
+    ix, _text = long_source(tmp_path, "en")
     absent = "zebras quickly vex jumpy wolves in quartz"  # no 8-character piece of it is in the text
     near = "the council approved the old budget for the river"
     got = nearest_passages([absent, near], ix)  # type: ignore[arg-type]
