@@ -16,6 +16,7 @@ from types import ModuleType
 import pytest
 from rapidfuzz import fuzz
 
+from claimledger._compiled import pure_python
 from claimledger._config import GateConfig
 from claimledger.checks import quote_scan
 from claimledger.checks.quote_scan import FULL_SEARCH_LIMIT, nearest_spans
@@ -82,23 +83,29 @@ def test_partial_alignment_of_real_text(near: ModuleType) -> None:
     assert checked > 500
 
 
-def _both(quotes: list[str], ix: object, monkeypatch: pytest.MonkeyPatch) -> tuple[dict, dict]:  # type: ignore[type-arg]
-    got = nearest_spans(quotes, ix)  # type: ignore[arg-type]
+def _both(quotes: list[str], ix: object, monkeypatch: pytest.MonkeyPatch, near: ModuleType) -> tuple[dict, dict]:  # type: ignore[type-arg]
+    """nearest_spans compiled, then on the rapidfuzz path."""
+    with monkeypatch.context() as m:
+        m.setattr(quote_scan, "_NEAREST", near.nearest)
+        got = nearest_spans(quotes, ix)  # type: ignore[arg-type]
     with monkeypatch.context() as m:
         m.setattr(quote_scan, "_NEAREST", None)
         want = nearest_spans(quotes, ix)  # type: ignore[arg-type]
     return got, want
 
 
+def test_the_scan_uses_the_compiled_search(near: ModuleType) -> None:
+    assert quote_scan._NEAREST is (None if pure_python() else near.nearest)
+
+
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_seeded_search_gives_the_python_passages(
     lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, near: ModuleType
 ) -> None:
-    assert quote_scan._NEAREST is near.nearest
     ix, text = long_source(tmp_path, lang)  # longer than FULL_SEARCH_LIMIT: the seeded search
     rng = random.Random(f"near-compiled/seeded/{lang}")
     quotes = [q for q in generated_quotes(rng, text, lang, 300) if q not in text] + [""]
-    got, want = _both(quotes, ix, monkeypatch)
+    got, want = _both(quotes, ix, monkeypatch, near)
     assert got == want
     assert all(type(span[0]) is float for span in got.values())
     assert len(want) > 60  # most near misses have a passage; absent ones may not
@@ -116,7 +123,7 @@ def test_whole_text_search_gives_the_python_passages(
         ix = index_source(path.stem, str(path), GateConfig(cache_dir=tmp_path / "cache"))
         assert len(ix.primary.text) <= FULL_SEARCH_LIMIT
         quotes = [*generated_quotes(rng, ix.primary.text, lang, 60), "x" * 300, "", "a"]
-        got, want = _both(quotes, ix, monkeypatch)
+        got, want = _both(quotes, ix, monkeypatch, near)
         assert got == want and len(want) > 30
 
 
