@@ -242,6 +242,26 @@ static Alignment partial_impl(const Masks *m, const uint32_t *s2, Py_ssize_t n2,
     return res;
 }
 
+/* fuzz.partial_ratio_alignment(q, w) for a non-empty q (its masks `qm`, with the reversed ones) and a
+ * non-empty w of m code points: its score and destination in w. As rapidfuzz: a needle longer than
+ * the window swaps them (the destination is then the whole window); one as long as the window is
+ * tried both ways. Scratch as partial_impl's for the longer of the two (v, scores, win, suf).
+ * 0, or -1 when out of memory. */
+static int alignment(const Masks *qm, const uint32_t *q, const uint32_t *w, Py_ssize_t m, uint64_t *v,
+                     size_t *scores, size_t *win, long long *suf, Alignment *out) {
+    Py_ssize_t n = qm->n;
+    if (n <= m) {
+        *out = partial_impl(qm, w, m, 0.0, v, scores, win, suf);
+        if (out->score == 100 || n != m) return 0;
+    }
+    Masks wm; /* the window as the needle */
+    if (!masks_init(&wm, w, m, 1)) return -1;
+    Alignment b = partial_impl(&wm, q, n, n > m ? 0.0 : (out->score > 0 ? out->score : 0), v, scores, win, suf);
+    masks_free(&wm);
+    if (n > m || b.score > out->score) out->score = b.score, out->start = 0, out->end = m; /* its source: all of w */
+    return 0;
+}
+
 /* ---------------------------------------------------------------- texts as code points */
 
 typedef struct {
@@ -337,7 +357,7 @@ static void grid_best(Cell *best, const Masks *m, const Text *t, Py_ssize_t s_lo
 
 /* ---------------------------------------------------------------- one quote's search */
 
-/* What one quote's search needs, allocated once for its largest window (malloc: no GIL) */
+/* What one quote's search needs, allocated once for its largest window or the quote, the longer (malloc: no GIL) */
 typedef struct {
     const Text *t;
     const uint32_t *q;
@@ -399,26 +419,10 @@ static int rough(Search *s, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t *start, Py_
     if (lo < 0) lo = 0;
     if (hi > s->t->len) hi = s->t->len;
     if (hi <= lo) return 0;
-    Py_ssize_t m = copy_span(s->t, lo, hi, s->buf), n = s->n;
-    Py_ssize_t ds = 0, de = m; /* a needle longer than the window: rapidfuzz swaps them, the whole window */
-    if (n <= m) {
-        Alignment a = partial_impl(&s->m, s->buf, m, 0.0, s->v, s->scores, s->win, s->suf);
-        ds = a.start, de = a.end;
-        if (a.score != 100 && n == m) { /* the window as the needle too */
-            Masks wm;
-            if (!masks_init(&wm, s->buf, m, 1)) return -1;
-            uint64_t *wv = malloc((size_t)wm.words * sizeof(uint64_t));
-            long long *wsuf = malloc(((size_t)m + 1) * sizeof(long long));
-            if (!wv || !wsuf) {
-                free(wv), free(wsuf), masks_free(&wm);
-                return -1;
-            }
-            Alignment b = partial_impl(&wm, s->q, n, a.score > 0 ? a.score : 0, wv, s->scores, s->win, wsuf);
-            free(wv), free(wsuf), masks_free(&wm);
-            if (b.score > a.score) ds = 0, de = m; /* its source: the whole window */
-        }
-    }
-    *start = lo + ds, *end = lo + de;
+    Py_ssize_t m = copy_span(s->t, lo, hi, s->buf);
+    Alignment a;
+    if (alignment(&s->m, s->q, s->buf, m, s->v, s->scores, s->win, s->suf, &a) < 0) return -1;
+    *start = lo + a.start, *end = lo + a.end;
     return 1;
 }
 
@@ -460,7 +464,7 @@ static int nearest_one(const Text *t, const uint32_t *q, Py_ssize_t n, const Py_
                        Span *out) {
     out->found = 0;
     Search s;
-    Py_ssize_t widest = starts ? n + 2 * (n / 2) + 2 * 8 + 2 : t->len;
+    Py_ssize_t widest = starts ? n + 2 * (n / 2) + 2 * 8 + 2 : (t->len > n ? t->len : n);
     if (!search_init(&s, t, q, n, widest)) return -1;
     int rc = 0;
     if (!starts) {
@@ -604,26 +608,20 @@ static PyObject *py_partial_alignment(PyObject *Py_UNUSED(self), PyObject *args)
     size_t *scores = PyMem_RawMalloc((size_t)room * sizeof(size_t)), *win = PyMem_RawMalloc(4 * ((size_t)room + 1) * sizeof(size_t));
     long long *suf = PyMem_RawMalloc((size_t)room * sizeof(long long));
     uint64_t *v = PyMem_RawMalloc(((size_t)room / 64 + 1) * sizeof(uint64_t));
-    Masks qm = {0}, wm = {0};
+    Masks qm = {0};
     PyObject *result = NULL;
-    if (!q || !w || !scores || !win || !suf || !v || !masks_init(&qm, q, n, 1) || !masks_init(&wm, w, m, 1)) {
+    if (!q || !w || !scores || !win || !suf || !v || !masks_init(&qm, q, n, 1)) {
         PyErr_NoMemory();
         goto done;
     }
     Alignment a;
-    if (n > m) { /* rapidfuzz swaps them: the window is the needle, its source the whole window */
-        a = partial_impl(&wm, q, n, 0.0, v, scores, win, suf);
-        a.start = 0, a.end = m;
-    } else {
-        a = partial_impl(&qm, w, m, 0.0, v, scores, win, suf);
-        if (a.score != 100 && n == m) {
-            Alignment b = partial_impl(&wm, q, n, a.score > 0 ? a.score : 0, v, scores, win, suf);
-            if (b.score > a.score) a.score = b.score, a.start = 0, a.end = m;
-        }
+    if (alignment(&qm, q, w, m, v, scores, win, suf, &a) < 0) {
+        PyErr_NoMemory();
+        goto done;
     }
     result = Py_BuildValue("(dnn)", a.score, a.start, a.end);
 done:
-    masks_free(&qm), masks_free(&wm);
+    masks_free(&qm);
     PyMem_RawFree(q), PyMem_RawFree(w), PyMem_RawFree(scores), PyMem_RawFree(win), PyMem_RawFree(suf), PyMem_RawFree(v);
     return result;
 }
