@@ -13,7 +13,8 @@ from claimledger._config import GateConfig
 from claimledger._exceptions import InputError, SourceError
 from claimledger._gcpause import collector_paused
 from claimledger.checks.context import RunContext
-from claimledger.checks.quote import quote_keys
+from claimledger.checks.quote import quote_key, quote_keys
+from claimledger.checks.rules_ahead import start_rules_ahead
 from claimledger.model.claim import AttributionClaim, Claim, ClaimBase, Ledger
 from claimledger.model.finding import Finding, Offered, Reason, Status
 from claimledger.model.report import Report
@@ -346,7 +347,9 @@ def gate(
         total = len(parsed.claims)
         if progress:
             progress("locating quotes", 0, total)
-        ctx.prefetch_quotes(quote_keys(parsed.claims, ctx))
+        # the overclaim rules of the found quotes run in a helper process meanwhile (where it pays)
+        ahead = start_rules_ahead(ctx, parsed.claims, lambda source, quote: quote_key(source, quote, ctx))
+        ctx.prefetch_quotes(quote_keys(parsed.claims, ctx), on_found=ahead.feed if ahead is not None else None)
         findings.extend(_by_source(ledger_claims, parsed.sources, ctx, progress))
         if progress:
             progress("checking claims", total, total)

@@ -21,6 +21,7 @@ from claimledger.checks.numeric import CHECK as NUMERIC
 from claimledger.checks.numeric import check_number
 from claimledger.checks.quote import CHECK as LITERAL
 from claimledger.checks.quote import check_quote_text, quote_key
+from claimledger.checks.rules_ahead import rules_ahead
 from claimledger.model.claim import AttributionClaim, DatasetClaim, NegativeClaim, NumberClaim, QuoteClaim
 from claimledger.model.finding import Finding, Status
 from claimledger.registry import check, passed
@@ -48,6 +49,14 @@ def _overclaims(claim_id: str, statement: str | None, source: str, quote: str, f
     if not statement and context is None:
         return []
     rules, store = _overclaim_modules()
+    ahead = rules_ahead(ctx) if context is not None else None
+    answer = ahead.answer(statement or quote, quote, context) if ahead is not None and context is not None else None
+    if answer is not None:  # the helper ran the rules on exactly these inputs (checks/rules_ahead.py)
+        key, got = answer
+        kept = store.run_store(ctx)
+        if kept is not None:
+            kept.put(key, got)
+        return [hit.to_finding(claim_id) for hit in got]
     # the hits remembered across runs (checks/overclaim/store.py)
     hits: list[Finding] = rules.overclaim_findings(claim_id, statement or quote, quote, context, store=store.run_store(ctx))
     return hits

@@ -250,15 +250,16 @@ class RunContext:
         """SHA-256, media type or error of every source loaded during the run."""
         return dict(self._facts)
 
-    def prefetch_quotes(self, keys: Iterable[Key]) -> None:
-        """Locate many (source id, normalized quote) pairs in one pass per source."""
+    def prefetch_quotes(self, keys: Iterable[Key], on_found: Callable[[str, list[tuple[str, str]]], None] | None = None) -> None:
+        """Locate many (source id, normalized quote) pairs in one pass per source (``on_found``: see
+        :func:`scan_quotes`)."""
         todo = {k for k in keys if k not in self._quotes and k[0] in self.origins}
         if todo:
             from claimledger.checks.scan_memo import run_memo  # answers of earlier runs
 
             try:
                 found = scan_quotes(todo, self.source, list(self.ledger.sources), uncited=self.uncited_source,
-                                    ahead=self.read_ahead, memo=run_memo(self))  # fmt: skip
+                                    ahead=self.read_ahead, memo=run_memo(self), on_found=on_found)  # fmt: skip
                 self._quotes.update(found)
             except Exception as exc:  # the batched scan crashed: every quote it held fails closed
                 crashed = SourceError(

@@ -15,6 +15,7 @@ quote none of whose seeds occurs costs no alignment: it is absent at once.
 
 from __future__ import annotations
 
+import contextlib
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
@@ -462,13 +463,16 @@ def scan_quotes(
     uncited: UncitedLoader | None = None,
     ahead: ReadAhead | None = None,
     memo: ScanMemo | None = None,
+    on_found: Callable[[str, list[tuple[str, str]]], None] | None = None,
 ) -> dict[Key, QuoteResult]:
     """Locate every (source, normalized quote) pair; see the module docstring. ``uncited`` loads a
     source for the misattribution search, maybe unindexed (else ``load`` does); ``ahead(sid, keep)``
     is told which source comes next, so it can be read (``keep``: and prefiltered) meanwhile; ``uncited``
     is given the prefilter too, to test a plain-text source's bytes before decoding them. ``memo``
     answers, from earlier runs, the second-reading and nearest-passage searches of quotes missing
-    from their cited source (checks/scan_memo.py), and keeps this run's answers."""
+    from their cited source (checks/scan_memo.py), and keeps this run's answers. ``on_found(sid,
+    [(normalized quote, context), ...])`` is told, once a cited source is scanned, which of its
+    quotes were found there (checks/rules_ahead.py; what it raises is dropped)."""
     results: dict[Key, QuoteResult] = {k: QuoteResult() for k in keys}
     by_source: dict[str, list[str]] = defaultdict(list)
     owners: dict[str, list[tuple[str, QuoteResult]]] = defaultdict(list)
@@ -504,6 +508,9 @@ def scan_quotes(
         prepared = pieces.pop(sid, None)
         found = _locate(everything, by_source[sid], ix, settled, memo, early.pop(sid, None), prepared)
         _record(found, sid, ix, owners, settled, everything)
+        if on_found is not None:
+            with contextlib.suppress(Exception):
+                on_found(sid, [(nq, c) for nq in by_source[sid] if (c := results[(sid, nq)].context) is not None])
         for nq in by_source[sid]:
             if _placed(owners[nq]):
                 everything.mute(nq)
