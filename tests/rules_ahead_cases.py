@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 import claimledger._api as api
-import claimledger.checks.overclaim
+import claimledger.checks.overclaim.rules
 import claimledger.checks.rules_ahead as ahead_mod
 from claimledger import GateConfig, gate
 from claimledger.checks.context import RunContext
@@ -148,7 +148,7 @@ def test_a_helper_that_dies_changes_nothing(tmp_path: Path, monkeypatch: pytest.
 
 
 def test_rules_that_raise_in_the_helper_fail_as_they_do_without_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    real = claimledger.checks.overclaim.overclaim_hits
+    real = claimledger.checks.overclaim.rules.overclaim_hits
     bad = CLAIMS[0][3]
 
     def rules(statement: str, quote: str | None, context: str | None = None) -> Any:
@@ -156,7 +156,7 @@ def test_rules_that_raise_in_the_helper_fail_as_they_do_without_it(tmp_path: Pat
             raise RuntimeError("planted")
         return real(statement, quote, context)
 
-    monkeypatch.setattr(claimledger.checks.overclaim, "overclaim_hits", rules)  # the fork inherits it
+    monkeypatch.setattr(claimledger.checks.overclaim.rules, "overclaim_hits", rules)  # the fork inherits it
     ledger = _ledger(tmp_path, MANY)
     spy = Spy(monkeypatch, settle=True)
     raised = _findings(tmp_path, ledger, "on")

@@ -48,7 +48,7 @@ def _overclaims(claim_id: str, statement: str | None, source: str, quote: str, f
     context = ctx.quote_result(*quote_key(source, quote, ctx)).context if found else None
     if not statement and context is None:
         return []
-    rules, store = _overclaim_modules()
+    store = _overclaim_store()
     ahead = rules_ahead(ctx) if context is not None else None
     answer = ahead.answer(statement or quote, quote, context) if ahead is not None and context is not None else None
     if answer is not None:  # the helper ran the rules on exactly these inputs (checks/rules_ahead.py)
@@ -58,20 +58,30 @@ def _overclaims(claim_id: str, statement: str | None, source: str, quote: str, f
             kept.put(key, got)
         return [hit.to_finding(claim_id) for hit in got]
     # the hits remembered across runs (checks/overclaim/store.py)
-    hits: list[Finding] = rules.overclaim_findings(claim_id, statement or quote, quote, context, store=store.run_store(ctx))
+    hits: list[Finding] = _overclaim_rules().overclaim_findings(
+        claim_id, statement or quote, quote, context, store=store.run_store(ctx)
+    )
     return hits
 
 
 @functools.cache
-def _overclaim_modules() -> tuple[ModuleType, ModuleType]:
-    """The rules' package and their store, imported at the first claim that needs them: the rules'
-    modules compile their patterns on import, which a ledger without quotes never pays for (an
-    import statement in :func:`_overclaims` itself cost a lookup in ``sys.modules`` for every claim).
-    The functions are read from the modules at each call, as an import statement would."""
-    import claimledger.checks.overclaim
+def _overclaim_rules() -> ModuleType:
+    """The rules' entry points, imported at the first claim that runs them here: the rules' modules
+    compile their patterns on import, which a ledger without quotes, or a run whose answers all came
+    from the helper process, never pays for (an import statement in :func:`_overclaims` itself cost a
+    lookup in ``sys.modules`` for every claim). The functions are read from the module at each
+    call, as an import statement would."""
+    import claimledger.checks.overclaim.rules
+
+    return claimledger.checks.overclaim.rules
+
+
+@functools.cache
+def _overclaim_store() -> ModuleType:
+    """The rules' store (it imports none of the rules)."""
     import claimledger.checks.overclaim.store
 
-    return claimledger.checks.overclaim, claimledger.checks.overclaim.store
+    return claimledger.checks.overclaim.store
 
 
 @check("quote", name="scope")

@@ -7,8 +7,9 @@ other core waited. Here a helper process, forked before the scan reads anything,
 the inputs the scan makes known: each cited source's found quotes, as soon as the scan records
 them, in scan order. The per-claim checks then take the claims of the sources scanned last first
 (``_api._by_source``), so the main thread and the helper work from the two ends of the list. A
-claim's check uses the helper's answer when it has arrived and computes its own otherwise: the
-main thread never waits for the helper.
+claim's check uses the helper's answer when it has arrived and computes its own otherwise. The
+main thread waits for the helper :data:`PATIENCE` seconds at most over the whole run (an answer
+on its way, see :meth:`RulesAhead.answer`); what has not come back by then is computed there.
 
 What the helper answers can never differ from what the main thread would compute: it is a copy
 of the same process (same code, same tables, same Unicode database) running the same function on
@@ -52,6 +53,7 @@ __all__ = ["MIN_CLAIMS", "RulesAhead", "rules_ahead", "start_rules_ahead"]
 MIN_CLAIMS = 1000  # quote claims below which the fork and the messages cost more than they save
 CHUNK = 16  # the helper sends its answers after this many claims (or when it has nothing to do)
 FLUSH_BYTES = 128 * 1024  # jobs written to the helper in blocks of about this size
+PATIENCE = 0.05  # seconds a run waits in all for answers on their way (see RulesAhead.answer)
 IDLE_WAIT = 0.005  # seconds the idle helper waits before it tries again to write answers left
 NICE = 10
 _BUFFER = 1 << 20  # socket buffers asked for (the system may give less)
@@ -105,8 +107,8 @@ class RulesAhead:
     """The parent's end: :meth:`feed` queues the inputs the scan found, :meth:`answer` gives the
     helper's answer for one input when it has arrived, :meth:`close` stops the helper.
 
-    Nothing here waits: the jobs are written when the socket takes them, the answers read when
-    they are there. A write or read releases the GIL, which a reading thread may then hold for a
+    Writing and reading never wait: the jobs are written when the socket takes them, the answers
+    read when they are there (only :meth:`answer` waits, within its patience). A write or read releases the GIL, which a reading thread may then hold for a
     while: the jobs are written in blocks of :data:`FLUSH_BYTES` (not once per source), and the
     answers are read only once the claims are checked (the helper keeps what the socket does
     not take)."""
@@ -122,6 +124,7 @@ class RulesAhead:
         self._failed: set[int] = set()  # jobs on which the rules raised in the helper
         self._inbox = bytearray()
         self._outbox = bytearray()  # framed jobs not written yet
+        self._patience = PATIENCE  # seconds left to wait for answers on their way
         self.used = 0
 
     @property
@@ -147,7 +150,11 @@ class RulesAhead:
                 self._flush()
 
     def answer(self, statement: str, quote: str, context: str) -> Answer | None:
-        """The helper's answer for exactly these inputs, or None (not sent, or not answered yet)."""
+        """The helper's answer for exactly these inputs, or None (not sent, or not answered yet).
+
+        An answer on its way is waited for, within :data:`PATIENCE` seconds over the whole run: the
+        claims checked first are those of the sources scanned last, whose inputs the helper was
+        given last, and computing one here costs importing the rules (their patterns compile)."""
         i = self._ids.get((statement, quote, context))
         if i is None:
             return None
@@ -156,6 +163,14 @@ class RulesAhead:
             self._flush()
             self._drain()
             got = self._answers.get(i)
+            while got is None and i not in self._failed and self._patience > 0 and self._jobs is not None:
+                start = time.monotonic()
+                with contextlib.suppress(OSError, ValueError):
+                    select.select([self._answers_in], [], [], self._patience)
+                self._patience -= time.monotonic() - start
+                self._flush()
+                self._drain()
+                got = self._answers.get(i)
         if got is not None:
             self.used += 1
         return got
@@ -314,7 +329,7 @@ def _serve(jobs_in: socket.socket, answers_out: socket.socket) -> None:
     with contextlib.suppress(Exception):
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the parent, which kills this
         os.nice(NICE)
-    from claimledger.checks.overclaim import overclaim_hits
+    from claimledger.checks.overclaim.rules import overclaim_hits
     from claimledger.checks.overclaim.store import result_key
 
     def rules(statement: str, quote: str, context: str) -> Answer:
