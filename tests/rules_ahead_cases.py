@@ -16,7 +16,7 @@ import os
 import signal
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +53,10 @@ class Spy:
     """The helpers the runs started (None: not started); ``settle`` makes each wait for its answers
     after every feed, so the run finds them all there."""
 
-    def __init__(self, monkeypatch: pytest.MonkeyPatch, *, settle: bool = False, kill: bool = False) -> None:
+    def __init__(
+        self, monkeypatch: pytest.MonkeyPatch, *, settle: bool = False, kill: bool = False,
+        then: Callable[[RulesAhead], None] | None = None,
+    ) -> None:  # fmt: skip
         self.started: list[RulesAhead | None] = []
         real = ahead_mod.start_rules_ahead
 
@@ -62,6 +65,8 @@ class Spy:
             self.started.append(got)
             if got is not None and kill:
                 os.kill(got._pid, signal.SIGKILL)
+            if got is not None and then is not None:
+                then(got)
             return got
 
         monkeypatch.setattr(api, "start_rules_ahead", start)
@@ -217,3 +222,34 @@ def test_claims_of_other_kinds_and_unreadable_quotes_are_not_sent(tmp_path: Path
         assert len(helper._ids) == 1  # the four claims of that quote share one input, sent once
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("where", ["start", "feed", "answer", "garbage"])
+def test_a_fault_in_the_helper_s_plumbing_changes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str) -> None:
+    ledger = _ledger(tmp_path, MANY)
+    monkeypatch.setenv("CLAIMLEDGER_RULES_AHEAD", "0")
+    without = _findings(tmp_path, ledger, "off")
+    monkeypatch.delenv("CLAIMLEDGER_RULES_AHEAD")
+
+    def planted(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("planted")
+
+    if where == "start":
+        monkeypatch.setattr(ahead_mod, "can_fork", planted)
+    elif where == "feed":
+        monkeypatch.setattr(RulesAhead, "_feed", planted)
+    elif where == "answer":
+        monkeypatch.setattr(RulesAhead, "_answer", planted)
+
+    def garbage(helper: RulesAhead) -> None:
+        # what arrives is not the helper's: answers of the right shape, with something else than
+        # hits, for every claim (the helper itself is stopped: it answers nothing)
+        os.kill(helper._pid, signal.SIGSTOP)
+        helper._inbox += ahead_mod._frame([(i, "key", ["not a hit"]) for i in range(len(MANY))])
+
+    spy = Spy(monkeypatch, settle=where == "answer", then=garbage if where == "garbage" else None)
+    assert _findings(tmp_path, ledger, "on") == without
+    [helper] = spy.started
+    assert (helper is None) == (where == "start")
+    if helper is not None:
+        assert not helper.alive and helper.used == 0

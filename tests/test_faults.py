@@ -154,7 +154,7 @@ FAULTS = [
     Fault("claimledger.checks.numeric:check_quote_text", "raise", raising(KeyError("evidence"))),
     Fault("claimledger.checks.numeric:find_numbers", "garbage-empty", returning([])),
     Fault("claimledger.checks.numeric:parse_value", "garbage-none", returning(None)),
-    Fault("claimledger.checks.overclaim:overclaim_findings", "raise", raising(IndexError("rule crashed"))),
+    Fault("claimledger.checks.overclaim.rules:overclaim_findings", "raise", raising(IndexError("rule crashed"))),
     Fault("claimledger.checks.context:scan_quotes", "raise", raising(RuntimeError("automaton crashed"))),
     Fault("claimledger.checks.context:scan_quotes", "garbage-empty", returning({})),
     Fault("claimledger.checks.context:scan_quotes", "garbage-type", returning(None)),

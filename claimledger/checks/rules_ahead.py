@@ -133,7 +133,27 @@ class RulesAhead:
 
     def feed(self, source_id: str, found: Iterable[tuple[str, str]]) -> None:
         """The scan found these ``(normalized quote, context)`` in ``source_id``: the claims that
-        cite it with that quote have their rules' inputs known."""
+        cite it with that quote have their rules' inputs known. A fault here stops the helper (the
+        claims compute their own answers)."""
+        try:
+            self._feed(source_id, found)
+        except Exception:
+            self.close()
+
+    def answer(self, statement: str, quote: str, context: str) -> Answer | None:
+        """The helper's answer for exactly these inputs, or None (not sent, not answered yet, or a
+        fault here, which stops the helper).
+
+        An answer on its way is waited for, within :data:`PATIENCE` seconds over the whole run: the
+        claims checked first are those of the sources scanned last, whose inputs the helper was
+        given last, and computing one here costs importing the rules (their patterns compile)."""
+        try:
+            return self._answer(statement, quote, context)
+        except Exception:
+            self.close()
+            return None
+
+    def _feed(self, source_id: str, found: Iterable[tuple[str, str]]) -> None:
         if self._jobs is None:
             return
         batch: list[Job] = []
@@ -149,12 +169,7 @@ class RulesAhead:
             if len(self._outbox) >= FLUSH_BYTES:
                 self._flush()
 
-    def answer(self, statement: str, quote: str, context: str) -> Answer | None:
-        """The helper's answer for exactly these inputs, or None (not sent, or not answered yet).
-
-        An answer on its way is waited for, within :data:`PATIENCE` seconds over the whole run: the
-        claims checked first are those of the sources scanned last, whose inputs the helper was
-        given last, and computing one here costs importing the rules (their patterns compile)."""
+    def _answer(self, statement: str, quote: str, context: str) -> Answer | None:
         i = self._ids.get((statement, quote, context))
         if i is None:
             return None
@@ -178,6 +193,13 @@ class RulesAhead:
     def wait(self, timeout: float) -> bool:
         """Wait until every job queued so far is answered (at most ``timeout`` seconds); whether it
         is. The run never calls this (it computes what has not come); tests and benchmarks do."""
+        try:
+            return self._wait(timeout)
+        except Exception:
+            self.close()
+            return False
+
+    def _wait(self, timeout: float) -> bool:
         deadline = time.monotonic() + timeout
         while self._jobs is not None and len(self._answers) + len(self._failed) < len(self._ids):
             self._flush()
@@ -214,6 +236,10 @@ class RulesAhead:
         except OSError:
             self.close()
         for answers in _unframe(self._inbox):
+            if not _well_formed(answers):  # not the helper's: none of its answers is used
+                self._answers.clear()
+                self.close()
+                return
             for i, key, hits in answers:
                 if hits is None:  # the rules raised there: the claim's own check runs them
                     self._failed.add(i)
@@ -232,6 +258,17 @@ class RulesAhead:
             os.kill(self._pid, signal.SIGKILL)
         with contextlib.suppress(OSError):
             os.waitpid(self._pid, 0)
+
+
+def _well_formed(answers: object) -> bool:
+    """A message of the helper's: a list of ``(job id, store key, hits or None)``."""
+    from claimledger.checks.overclaim._hit import Hit
+
+    return isinstance(answers, list) and all(
+        isinstance(a, tuple) and len(a) == 3 and type(a[0]) is int and isinstance(a[1], str)
+        and (a[2] is None or (isinstance(a[2], list) and all(isinstance(h, Hit) for h in a[2])))
+        for a in answers
+    )  # fmt: skip
 
 
 def _frame(obj: object) -> bytes:
@@ -275,22 +312,14 @@ def start_rules_ahead(
     ctx: RunContext, claims: Sequence[object], key_of: Callable[[str, str], tuple[str, str]]
 ) -> RulesAhead | None:
     """Fork the helper for ``claims`` (their quote claims; ``key_of(source, quote)`` is the scan's
-    key of one) when it can pay (see the module); None otherwise. It is stopped when ``ctx`` closes."""
-    if can_fork() is not None or sum(isinstance(c, QuoteClaim) for c in claims) < MIN_CLAIMS:
+    key of one) when it can pay (see the module); None otherwise, also on any fault (the claims
+    then compute their own answers). It is stopped when ``ctx`` closes."""
+    try:
+        wanted = _wanted(ctx, claims, key_of)
+    except Exception:
         return None
-    wanted: dict[tuple[str, str], list[tuple[str, str]]] = {}
-    for claim in claims:
-        if isinstance(claim, QuoteClaim):
-            try:
-                key = key_of(claim.source, claim.quote)
-            except Exception:  # the claim's own check reports it
-                continue
-            wanted.setdefault(key, []).append((claim.statement or claim.quote, claim.quote))
-    from claimledger.checks.overclaim.store import run_store
-
-    store = run_store(ctx)
-    if store is not None and not store.cold():
-        return None  # an earlier run's results answer this one (the warm run looks them up)
+    if wanted is None:
+        return None
     try:
         jobs_out, jobs_in = _pair()
         answers_in, answers_out = _pair()
@@ -313,12 +342,34 @@ def start_rules_ahead(
         sock.close()
     if pid < 0:
         return None
+    ahead = RulesAhead(pid, jobs_out, answers_in, wanted)
+    ctx.on_close(ahead.close)  # (first: nothing between the fork and this can leave it running)
     jobs_out.setblocking(False)
     answers_in.setblocking(False)
-    ahead = RulesAhead(pid, jobs_out, answers_in, wanted)
-    ctx.on_close(ahead.close)
     ctx.shared[_SHARED] = ahead
     return ahead
+
+
+def _wanted(
+    ctx: RunContext, claims: Sequence[object], key_of: Callable[[str, str], tuple[str, str]]
+) -> dict[tuple[str, str], list[tuple[str, str]]] | None:
+    """The ``(statement, quote)`` of the quote claims under their scan key, when a helper can pay."""
+    if can_fork() is not None or sum(isinstance(c, QuoteClaim) for c in claims) < MIN_CLAIMS:
+        return None
+    wanted: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for claim in claims:
+        if isinstance(claim, QuoteClaim):
+            try:
+                key = key_of(claim.source, claim.quote)
+            except Exception:  # the claim's own check reports it
+                continue
+            wanted.setdefault(key, []).append((claim.statement or claim.quote, claim.quote))
+    from claimledger.checks.overclaim.store import run_store
+
+    store = run_store(ctx)
+    if store is not None and not store.cold():
+        return None  # an earlier run's results answer this one (the warm run looks them up)
+    return wanted
 
 
 def _serve(jobs_in: socket.socket, answers_out: socket.socket) -> None:
