@@ -134,6 +134,31 @@ def test_minimum_length_is_configurable(tmp_path: Path, write_ledger: Callable[.
     assert strict.reason is Reason.QUOTE_TOO_SHORT
 
 
+def test_a_quote_too_short_is_not_looked_for(
+    tmp_path: Path, write_ledger: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its check reports it too short without a lookup: the batched scan leaves it out (a search of
+    every source for a few characters), and lowering the minimum brings it back."""
+    import claimledger.checks.context as context
+
+    (tmp_path / "s.txt").write_text("The rate was 37 percent. 約4倍に増えた。", encoding="utf-8")
+    path = write_ledger("version: 1\nsources: {s: s.txt}\nclaims:\n" + q("A", "s", "37 percent") + "\n" + q("B", "s", "約4倍"))
+    scanned: list[set[tuple[str, str]]] = []
+    real = context.scan_quotes
+
+    def scan(keys: set[tuple[str, str]], *args: object, **kwargs: object) -> object:
+        scanned.append(set(keys))
+        return real(keys, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(context, "scan_quotes", scan)
+    strict = {f.claim_id: f for f in gate(path, config=GateConfig(min_quote_chars=11)).findings}
+    assert strict["A"].reason is Reason.QUOTE_TOO_SHORT and strict["B"].reason is Reason.QUOTE_TOO_SHORT
+    assert scanned == []  # nothing to look for
+    loose = {f.claim_id: f for f in gate(path, config=GateConfig(min_quote_chars=3)).findings}
+    assert loose["A"].status is Status.VERIFIED and loose["B"].status is Status.VERIFIED
+    assert scanned == [{("s", "37 percent"), ("s", "約4倍")}]
+
+
 @pytest.mark.parametrize(
     ("source", "quote", "verified"),
     [

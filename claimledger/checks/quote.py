@@ -196,14 +196,20 @@ def quote_key(source_id: str, quote: str, ctx: RunContext | None = None) -> tupl
 
 
 def quote_keys(claims: Iterable[object], ctx: RunContext | None = None) -> list[tuple[str, str]]:
-    """The lookups a ledger's quote-bearing claims need, for one batched pass."""
+    """The lookups a ledger's quote-bearing claims need, for one batched pass. With ``ctx``, a
+    quote shorter than ``min_quote_chars`` after normalization is left out: its check reports it
+    too short without a lookup (:func:`check_quote_text`), and looking for a few characters in
+    every source costs a search of each (a check that still asks for one looks it up then)."""
     keys: list[tuple[str, str]] = []
+    shortest = ctx.config.min_quote_chars if ctx is not None else 0
     for claim in claims:
         source = getattr(claim, "source", None)
         quote = getattr(claim, "quote", None)
         if isinstance(source, str) and isinstance(quote, str):
             try:
-                keys.append(quote_key(source, quote, ctx))
+                key = quote_key(source, quote, ctx)
             except Exception:
                 continue
+            if len(key[1]) >= shortest:
+                keys.append(key)
     return keys
