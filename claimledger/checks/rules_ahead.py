@@ -264,11 +264,15 @@ def _well_formed(answers: object) -> bool:
     """A message of the helper's: a list of ``(job id, store key, hits or None)``."""
     from claimledger.checks.overclaim._hit import Hit
 
-    return isinstance(answers, list) and all(
-        isinstance(a, tuple) and len(a) == 3 and type(a[0]) is int and isinstance(a[1], str)
-        and (a[2] is None or (isinstance(a[2], list) and all(isinstance(h, Hit) for h in a[2])))
-        for a in answers
-    )  # fmt: skip
+    if not isinstance(answers, list):
+        return False
+    for a in answers:
+        if not (isinstance(a, tuple) and len(a) == 3 and type(a[0]) is int and isinstance(a[1], str)):
+            return False
+        hits = a[2]
+        if hits is not None and (type(hits) is not list or (hits and not all(isinstance(h, Hit) for h in hits))):
+            return False
+    return True
 
 
 def _frame(obj: object) -> bytes:
