@@ -13,6 +13,7 @@ forked from a process without other threads, and an earlier test of the suite ma
 from __future__ import annotations
 
 import os
+import select
 import signal
 import sqlite3
 import threading
@@ -253,3 +254,21 @@ def test_a_fault_in_the_helper_s_plumbing_changes_nothing(tmp_path: Path, monkey
     assert (helper is None) == (where == "start")
     if helper is not None:
         assert not helper.alive and helper.used == 0
+
+
+def test_the_helper_keeps_none_of_the_run_s_descriptors(tmp_path: Path) -> None:
+    """A pipe the run's process holds (a batch worker's to its parent, say) ends when the process
+    closes its end: the helper does not keep a copy open."""
+    ledger = _ledger(tmp_path, MANY)
+    ctx = RunContext.create(ledger, tmp_path, GateConfig(cache_dir=tmp_path / "cache"))
+    r, w = os.pipe()
+    try:
+        helper = start_rules_ahead(ctx, ledger.claims, lambda s, q: (s, q))
+        assert helper is not None
+        os.close(w)
+        ready, _, _ = select.select([r], [], [], 10)
+        assert ready and os.read(r, 1) == b""  # the end of the pipe, while the helper still runs
+        assert helper.alive
+    finally:
+        os.close(r)
+        ctx.close()

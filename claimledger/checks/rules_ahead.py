@@ -108,10 +108,13 @@ class RulesAhead:
     helper's answer for one input when it has arrived, :meth:`close` stops the helper.
 
     Writing and reading never wait: the jobs are written when the socket takes them, the answers
-    read when they are there (only :meth:`answer` waits, within its patience). A write or read releases the GIL, which a reading thread may then hold for a
-    while: the jobs are written in blocks of :data:`FLUSH_BYTES` (not once per source), and the
-    answers are read only once the claims are checked (the helper keeps what the socket does
-    not take)."""
+    read when they are there (only :meth:`answer` waits, within its patience). A write or read
+    releases the GIL, which a reading thread may then hold for a while: the jobs are written in
+    blocks of :data:`FLUSH_BYTES` (not once per source), and the answers are read only once the
+    claims are checked (the helper keeps what the socket does not take).
+
+    The helper's store keys are put in the run's store as they come: it computes them with the same
+    code on the same inputs (:func:`claimledger.checks.overclaim.store.result_key`)."""
 
     def __init__(self, pid: int, jobs: socket.socket, answers: socket.socket,
                  wanted: dict[tuple[str, str], list[tuple[str, str]]]) -> None:  # fmt: skip
@@ -338,6 +341,7 @@ def start_rules_ahead(
         try:
             jobs_out.close()
             answers_in.close()
+            _close_inherited(jobs_in.fileno(), answers_out.fileno())
             _serve(jobs_in, answers_out)
             code = 0
         finally:
@@ -374,6 +378,20 @@ def _wanted(
     if store is not None and not store.cold():
         return None  # an earlier run's results answer this one (the warm run looks them up)
     return wanted
+
+
+def _close_inherited(*keep: int) -> None:
+    """Close every descriptor the helper inherited but its own sockets (and 0-2): a server's
+    listening socket, a batch worker's pipe to its parent, a file being written stay the parent's
+    alone (a pipe's reader sees its end when the parent's copy closes, not the helper's)."""
+    try:
+        open_fds = [int(name) for name in os.listdir("/proc/self/fd")]
+    except OSError:
+        return
+    for fd in open_fds:
+        if fd > 2 and fd not in keep:
+            with contextlib.suppress(OSError):  # (the listing's own descriptor is gone by now)
+                os.close(fd)
 
 
 def _serve(jobs_in: socket.socket, answers_out: socket.socket) -> None:
