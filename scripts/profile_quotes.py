@@ -30,9 +30,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-# cProfile sees only the thread it runs in: sources are read on this one (no read-ahead thread);
-# the index cache's writer thread is not seen (its cost is not in the table)
+# cProfile sees only the thread it runs in: sources are read on this one (no read-ahead thread),
+# and the overclaim rules too (no helper process, checks/rules_ahead.py); the index cache's writer
+# thread is not seen (its cost is not in the table)
 os.environ.setdefault("CLAIMLEDGER_READ_AHEAD", "0")
+os.environ.setdefault("CLAIMLEDGER_RULES_AHEAD", "0")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench
 
