@@ -345,10 +345,11 @@ def gate(
         if references:  # every entry at once, concurrently; each reference claim's check reads its verdict
             install(ctx, verdicts if verdicts is not None else verify(references, ctx, progress))
         total = len(parsed.claims)
+        # the overclaim rules of the found quotes run in a helper process meanwhile (where it pays;
+        # forked before a progress bar may start its drawing thread)
+        ahead = start_rules_ahead(ctx, parsed.claims, lambda source, quote: quote_key(source, quote, ctx))
         if progress:
             progress("locating quotes", 0, total)
-        # the overclaim rules of the found quotes run in a helper process meanwhile (where it pays)
-        ahead = start_rules_ahead(ctx, parsed.claims, lambda source, quote: quote_key(source, quote, ctx))
         ctx.prefetch_quotes(quote_keys(parsed.claims, ctx), on_found=ahead.feed if ahead is not None else None)
         findings.extend(_by_source(ledger_claims, parsed.sources, ctx, progress))
         if progress:
