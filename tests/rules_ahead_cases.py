@@ -17,6 +17,7 @@ import select
 import signal
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -271,4 +272,37 @@ def test_the_helper_keeps_none_of_the_run_s_descriptors(tmp_path: Path) -> None:
         assert helper.alive
     finally:
         os.close(r)
+        ctx.close()
+
+
+def _exited(pid: int) -> bool:
+    """The process has ended (a zombie until it is reaped)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return True
+    return state in ("Z", "X")
+
+
+def test_the_helper_stops_when_the_run_s_end_closes_with_work_left(tmp_path: Path) -> None:
+    """A run whose process is gone (a batch job killed for its time) leaves no helper working
+    through what was queued: nobody would read it."""
+    ledger = _ledger(tmp_path, MANY)
+    ctx = RunContext.create(ledger, tmp_path, GateConfig(cache_dir=tmp_path / "cache"))
+    try:
+        helper = start_rules_ahead(ctx, ledger.claims, lambda s, q: (s, q))
+        assert helper is not None
+        quote = CLAIMS[0][2]
+        # seconds of work: 60,000 distinct contexts around the same quote
+        for k in range(0, 60_000, 2_000):
+            helper.feed("en", [(quote, f"{EN_SOURCE} {i}") for i in range(k, k + 2_000)])
+        helper._flush()
+        assert helper.wait(0.2) is False  # still working
+        assert helper._jobs is not None
+        helper._jobs.close()  # the run's end of the jobs, as when its process is killed
+        deadline = time.monotonic() + 2.0
+        while not _exited(helper._pid) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert _exited(helper._pid)
+    finally:
         ctx.close()

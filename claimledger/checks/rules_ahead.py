@@ -436,7 +436,7 @@ def _serve(jobs_in: socket.socket, answers_out: socket.socket) -> None:
         with ready:
             if not jobs and not ended[0]:
                 ready.wait(IDLE_WAIT if out else None)
-            if not jobs and ended[0]:
+            if ended[0]:  # the run closed its end, or its process is gone: nobody reads what is left
                 return
             take = [jobs.popleft() for _ in range(min(CHUNK, len(jobs)))]
         done: list[tuple[int, str, list[Hit] | None]] = []
