@@ -293,14 +293,14 @@ def test_the_helper_stops_when_the_run_s_end_closes_with_work_left(tmp_path: Pat
         helper = start_rules_ahead(ctx, ledger.claims, lambda s, q: (s, q))
         assert helper is not None
         quote = CLAIMS[0][2]
-        # seconds of work: 60,000 distinct contexts around the same quote
-        for k in range(0, 60_000, 2_000):
-            helper.feed("en", [(quote, f"{EN_SOURCE} {i}") for i in range(k, k + 2_000)])
+        # seconds of work: 150,000 distinct contexts around the same quote
+        for k in range(0, 150_000, 5_000):
+            helper.feed("en", [(quote, f"{EN_SOURCE} {i}") for i in range(k, k + 5_000)])
         helper._flush()
         assert helper.wait(0.2) is False  # still working
         assert helper._jobs is not None
         helper._jobs.close()  # the run's end of the jobs, as when its process is killed
-        deadline = time.monotonic() + 2.0
+        deadline = time.monotonic() + 3.0  # (what was queued takes longer: the test fails without the fix)
         while not _exited(helper._pid) and time.monotonic() < deadline:
             time.sleep(0.01)
         assert _exited(helper._pid)
