@@ -49,8 +49,9 @@ def _overclaims(claim_id: str, statement: str | None, source: str, quote: str, f
     if not statement and context is None:
         return []
     store = _overclaim_store()
-    ahead = rules_ahead(ctx) if context is not None else None
-    answer = ahead.answer(statement or quote, quote, context) if ahead is not None and context is not None else None
+    answer = None
+    if context is not None and (ahead := rules_ahead(ctx)) is not None:
+        answer = ahead.answer(statement or quote, quote, context)
     if answer is not None:  # the helper ran the rules on exactly these inputs (checks/rules_ahead.py)
         key, got = answer
         kept = store.run_store(ctx)

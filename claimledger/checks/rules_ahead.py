@@ -178,16 +178,10 @@ class RulesAhead:
             return None
         got = self._answers.get(i)
         if got is None and self._jobs is not None:
-            self._flush()
-            self._drain()
+            self._exchange()
             got = self._answers.get(i)
             while got is None and i not in self._failed and self._patience > 0 and self._jobs is not None:
-                start = time.monotonic()
-                with contextlib.suppress(OSError, ValueError):
-                    select.select([self._answers_in], [], [], self._patience)
-                self._patience -= time.monotonic() - start
-                self._flush()
-                self._drain()
+                self._patience -= self._exchange(self._patience)
                 got = self._answers.get(i)
         if got is not None:
             self.used += 1
@@ -204,15 +198,24 @@ class RulesAhead:
 
     def _wait(self, timeout: float) -> bool:
         deadline = time.monotonic() + timeout
+        self._exchange()
         while self._jobs is not None and len(self._answers) + len(self._failed) < len(self._ids):
-            self._flush()
-            self._drain()
             left = deadline - time.monotonic()
             if left <= 0:
                 break
-            with contextlib.suppress(OSError, ValueError):
-                select.select([self._answers_in], [], [], min(left, 0.05))
+            self._exchange(min(left, 0.05))
         return len(self._answers) + len(self._failed) >= len(self._ids)
+
+    def _exchange(self, wait: float = 0.0) -> float:
+        """Wait up to ``wait`` seconds for answers (none: not at all), then write the jobs the socket
+        takes and take the answers that came; the seconds it took."""
+        start = time.monotonic()
+        if wait > 0:
+            with contextlib.suppress(OSError, ValueError):
+                select.select([self._answers_in], [], [], wait)
+        self._flush()
+        self._drain()
+        return time.monotonic() - start
 
     def _flush(self) -> None:
         """Write what the socket takes now (the rest at the next call)."""
