@@ -1,5 +1,6 @@
-"""`claimledger check` of a ledger imports neither the draft modules nor PyYAML (a warm run is
-mostly imports), and importing them lazily changes nothing: the same report byte for byte as a
+"""`claimledger check` of a ledger imports neither the draft modules, PyYAML nor the references'
+services and comparison (a warm run is mostly imports; a ledger without references registers their
+claim kind and no more), and importing them lazily changes nothing: the same report byte for byte as a
 process that imported them all first, and the public names still resolve to the same objects."""
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from pathlib import Path
 import claimledger
 
 LAZY = ["claimledger._drafts", "claimledger.receipts", "claimledger.checks.marks", "claimledger.checks.unlisted",
-        "claimledger.extract.marks", "claimledger.extract.draft", "yaml"]  # fmt: skip
+        "claimledger.extract.marks", "claimledger.extract.draft", "yaml", "claimledger.refs.verify",
+        "claimledger.refs.verdicts", "claimledger.refs.client", "claimledger.refs.match"]  # fmt: skip
 
 _RUN = """
 import sys
@@ -86,6 +88,19 @@ def test_the_public_names_resolve_lazily_to_the_same_objects() -> None:
     assert claimledger.audit is _drafts.audit and claimledger.extract_ledger is _drafts.extract_ledger
     assert claimledger.MarkResult is _drafts.MarkResult and claimledger.LintResult is _drafts.LintResult
     assert claimledger.verify_receipt is receipts.verify_receipt
+    from claimledger import refs
+    from claimledger.refs import match, model, verdicts, verify
+
+    assert refs.verify_references is verify.verify_references
+    assert refs.RefSettings is verify.RefSettings and refs.SERVICES is verify.SERVICES
+    assert refs.Reference is model.Reference and refs.Record is model.Record
+    assert refs.Verdict is verdicts.Verdict and refs.MatchOptions is match.MatchOptions
+    try:
+        refs.no_such_name  # type: ignore[attr-defined]  # noqa: B018
+    except AttributeError as exc:
+        assert "no_such_name" in str(exc)
+    else:
+        raise AssertionError("an unknown name must raise AttributeError")
     try:
         claimledger.no_such_name  # type: ignore[attr-defined]  # noqa: B018
     except AttributeError as exc:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Sequence
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import PrivateAttr
 
@@ -24,8 +24,10 @@ from claimledger.checks.context import RunContext
 from claimledger.model.claim import ClaimBase, ReferenceFields
 from claimledger.model.finding import Finding, Reason, Status
 from claimledger.refs.model import Reference
-from claimledger.refs.verdicts import Verdict
 from claimledger.registry import check, claim_kind
+
+if TYPE_CHECKING:  # (the services' machinery is imported only by a run that checks references)
+    from claimledger.refs.verdicts import Verdict
 
 CHECK = "reference"
 STATE = "reference_verdicts"  # RunContext.shared[STATE]: citation key -> Verdict, or the crash
