@@ -191,7 +191,7 @@ class PatternSet:
         ]
 
 
-_LONG_K = 16
+_LONG_K = 16  # (the strided pass of claimledger/_cseeds.c has a fast path for this window: STRIDED_K)
 _STRIDE_ENTRIES = 160_000  # windows tabled by a strided pass (16 per pattern up to 10,000 patterns)
 
 
