@@ -171,6 +171,14 @@ def test_every_input_and_the_code_are_in_the_key() -> None:
     assert len(memo_fingerprint()) == 64
 
 
+def test_the_fingerprint_reads_the_rapidfuzz_version_the_module_reports() -> None:
+    import rapidfuzz
+
+    from claimledger.checks.scan_memo import _rapidfuzz_version
+
+    assert _rapidfuzz_version() == rapidfuzz.__version__
+
+
 def test_the_keys_of_many_quotes_are_the_key_of_each() -> None:
     quotes = ["q", "", '"quoted" \\ back', "日本語の引用", "\ud800 lone", "tab\there", "😀 astral", "q"]
     for digest, what in (("d", "near"), ("0" * 64, "readings"), ('odd "digest"', "near")):
