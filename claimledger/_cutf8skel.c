@@ -302,8 +302,9 @@ static Py_ssize_t utf8_measure(const uint8_t *s, Py_ssize_t n, Py_UCS4 *largest)
                 j += 8;                                                                                        \
             }                                                                                                  \
             if (i >= n) break;                                                                                 \
-            Py_UCS4 c;                                                                                         \
-            i += utf8_next(s, n, i, &c); /* validated by utf8_measure */                                       \
+            Py_UCS4 c = 0xFFFD; /* (utf8_measure validated the bytes: never left so, the loop never stalls) */ \
+            Py_ssize_t k = utf8_next(s, n, i, &c);                                                             \
+            i += k ? k : 1;                                                                                    \
             o[j++] = (T)c;                                                                                     \
         }                                                                                                      \
     } while (0)
