@@ -361,6 +361,18 @@ def _rounds(work: Path, docs_dir: Path, norm_docs: list[Path], quotes: list[dict
     }  # fmt: skip
 
 
+# The naive gate's quotes measured in a row: ``naive_limit`` per 10 MB of corpus, at least NAIVE_MIN.
+# Its cost per quote does not depend on the corpus (each quote reads and normalizes its own cited
+# document), so the sample need not shrink with it: at 5 quotes the 1 GB row's estimate moved from
+# 34.6 to 51.1 ms a quote between two runs of the same five (issue 19, twentieth session).
+NAIVE_MIN = 50
+
+
+def naive_sample(n: int, corpus_chars: int, naive_limit: int) -> int:
+    """How many of a row's ``n`` quotes the naive gate is timed on (then extrapolated to ``n``)."""
+    return min(n, max(NAIVE_MIN, naive_limit * 10_000_000 // max(corpus_chars, 1)))
+
+
 def bench_quotes(work: Path, sizes: list[int], counts: list[int], naive_limit: int,
                  rounds: int = ROUNDS) -> list[dict[str, Any]]:  # fmt: skip
     rows: list[dict[str, Any]] = []
@@ -377,7 +389,7 @@ def bench_quotes(work: Path, sizes: list[int], counts: list[int], naive_limit: i
             qfile.write_text(json.dumps(quotes, ensure_ascii=False), "utf-8")
             measured = _rounds(work, docs_dir, norm_docs, quotes, qfile, work / f"cache-{size}-{n}",
                                rounds if (size, n) in DONE_WHEN else 1)  # fmt: skip
-            limit = max(5, min(n, naive_limit * 10_000_000 // size))
+            limit = naive_sample(n, size, naive_limit)
             naive = sub("_naive", "--docs", str(docs_dir), "--quotes", str(qfile), "--limit", str(limit))
             naive_total = naive["seconds"] / naive["measured"] * n
             row = {"corpus_mb": size / 1e6, "docs": len(docs), "quotes": n, **measured,

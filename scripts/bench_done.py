@@ -89,7 +89,7 @@ def quote_row(work: Path, name: str, scale: float, rounds: int, naive_limit: int
     qfile = work / f"quotes-{name}.json"
     qfile.write_text(json.dumps(quotes, ensure_ascii=False), "utf-8")
     norm_docs = bench.normalized_corpus(docs, work / f"norm-{name}")
-    limit = max(5, min(n, naive_limit * 10_000_000 // max(total, 1)))
+    limit = bench.naive_sample(n, total, naive_limit)
     runs: dict[str, list[dict[str, Any]]] = {t: [] for t in TREES}
     for r in range(rounds):
         ours = {t: _ours(docs_dir, qfile, work / f"cache-{name}", tree) for t, tree in TREES.items()}
