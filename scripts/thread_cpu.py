@@ -42,6 +42,18 @@ STAGES: dict[str, tuple[str, str]] = {
     "extracting text": ("claimledger.load.index", "extract"),
     "quote scan": ("claimledger.checks.context", "scan_quotes"),
     "per-claim checks": ("claimledger._api", "_by_source"),
+    # the parts of the stages above (docs/benchmarks.md, issue 19, twentieth session)
+    "compiled passes (prescan)": ("claimledger.checks.quote_scan", "PatternSet.prescan"),
+    "seeds' vote (near misses)": ("claimledger.checks.quote_scan", "_seed_candidates"),
+    "scan: recording matches": ("claimledger.checks.quote_scan", "_record"),
+    "scan: locating": ("claimledger.checks.quote_scan", "_locate"),
+    "scan: elided segments": ("claimledger.checks.quote_scan", "_elided"),
+    "scan: nearest passages mapped": ("claimledger.checks.quote_scan", "_nears_of"),
+    "scan: the pattern set": ("claimledger.checks.quote_scan", "PatternSet.__init__"),
+    "scan: the helper's jobs": ("claimledger.checks.rules_ahead", "RulesAhead.feed"),
+    "scan: the memo's notes": ("claimledger.checks.scan_memo", "ScanMemo.note_nearest"),
+    "tiering": ("claimledger._api", "tiered"),
+    "closing the run": ("claimledger.run", "Run.close"),
 }
 ENTRY_POINTS = {"claimledger-read-ahead": "read ahead (all of it)", "claimledger-cache-write": "cache write"}
 AFTER_INDEXING = "after indexing (passes, pieces, nearest passages)"  # quote_scan._prescan's closure
