@@ -39,25 +39,143 @@ static int g_ready = 0;
 typedef struct {
     int kind; /* 1, 2 or 4 bytes per character */
     void *buf;
-    Py_ssize_t len, cap;
+    Py_ssize_t len, cap; /* characters written, and room for characters of this kind */
+    size_t bytes;        /* the size of buf */
+    int scratch;         /* buf is this thread's scratch buffer (see scratch_take): kept, never freed here */
     PyThreadState *ts;
     int nomem;
 } Out;
 
+/* A reading thread's scratch buffer for the skeleton, kept from one source to the next (POSIX
+ * threads; freed when the thread ends). Each source used to take a fresh buffer, widened into
+ * another one for its first character above U+00FF: glibc hands a thread's freed memory back to
+ * the system past its trim threshold, and the next source faulted every page in again, half of
+ * the skeleton's time on the 1 GB bench row's uncited sources (docs/benchmarks.md, issue 19,
+ * twentieth session). Sources whose skeleton needs more than SCRATCH_MAX bytes take their own
+ * buffer, as before. A call takes the scratch out of its thread's slot while it works, so a call
+ * that runs inside it (none does) would take a buffer of its own. */
+#define SCRATCH_MAX ((size_t)8 << 20)
+#if defined(_WIN32)
+#define HAVE_SCRATCH 0
+#else
+#include <pthread.h>
+#define HAVE_SCRATCH 1
+typedef struct {
+    void *buf;
+    size_t bytes;
+} Scratch;
+static pthread_key_t g_scratch_key;
+static int g_scratch_ok = 0; /* the key was created (at setup) */
+
+static void scratch_free(void *p) {
+    Scratch *sc = p;
+    if (sc) {
+        PyMem_RawFree(sc->buf);
+        PyMem_RawFree(sc);
+    }
+}
+#endif
+
+/* Start o with room for `want` characters of kind 1 and, when `bytes` (at least 2 * want) fits in
+ * SCRATCH_MAX, in this thread's scratch buffer (grown to `bytes` if smaller); 0, or -1 when out of
+ * memory. */
+static int o_start(Out *o, Py_ssize_t want, size_t bytes) {
+    *o = (Out){1, NULL, 0, 0, 0, 0, NULL, 0};
+#if HAVE_SCRATCH
+    if (g_scratch_ok && bytes <= SCRATCH_MAX) {
+        Scratch *sc = pthread_getspecific(g_scratch_key);
+        if (sc) (void)pthread_setspecific(g_scratch_key, NULL); /* taken while this call works */
+        if (!sc) sc = PyMem_RawCalloc(1, sizeof(Scratch));
+        if (sc && sc->bytes < bytes) {
+            void *nb = PyMem_RawRealloc(sc->buf, bytes);
+            if (nb) {
+                sc->buf = nb;
+                sc->bytes = bytes;
+            }
+        }
+        if (sc && sc->bytes >= bytes) {
+            o->buf = sc->buf;
+            o->bytes = sc->bytes;
+            o->cap = (Py_ssize_t)(sc->bytes / 2); /* (at least want: so it widens to two bytes in place) */
+            o->scratch = 1;
+            sc->buf = NULL; /* held by o until o_end */
+            sc->bytes = 0;
+            PyMem_RawFree(sc);
+            return 0;
+        }
+        scratch_free(sc);
+    }
+#endif
+    o->buf = PyMem_RawMalloc((size_t)want);
+    if (!o->buf) return -1;
+    o->bytes = (size_t)want;
+    o->cap = want;
+    return 0;
+}
+
+/* Done with o: its buffer goes back to this thread's slot (scratch), or is freed. */
+static void o_end(Out *o) {
+#if HAVE_SCRATCH
+    if (o->scratch && g_scratch_ok) {
+        Scratch *sc = PyMem_RawMalloc(sizeof(Scratch));
+        if (sc) {
+            sc->buf = o->buf;
+            sc->bytes = o->bytes;
+            Scratch *old = pthread_getspecific(g_scratch_key); /* (a call inside this one kept its own) */
+            if (pthread_setspecific(g_scratch_key, sc) == 0) {
+                scratch_free(old);
+                o->buf = NULL;
+                return;
+            }
+            PyMem_RawFree(sc);
+        }
+    }
+#endif
+    PyMem_RawFree(o->buf);
+    o->buf = NULL;
+}
+
 static int o_reserve(Out *o, Py_ssize_t extra) {
     if (o->len + extra <= o->cap) return 0;
     Py_ssize_t cap = o->cap + o->cap / 2 + extra + 16;
-    void *nb = PyMem_RawRealloc(o->buf, (size_t)cap * (size_t)o->kind);
+    size_t bytes = (size_t)cap * (size_t)o->kind;
+    void *nb;
+    if (o->scratch) { /* outgrown: a buffer of its own; the scratch goes back to the thread's slot */
+        nb = PyMem_RawMalloc(bytes);
+        if (nb) {
+            memcpy(nb, o->buf, (size_t)o->len * (size_t)o->kind);
+            Out old = *o;
+            o_end(&old);
+            o->scratch = 0;
+        }
+    } else {
+        nb = PyMem_RawRealloc(o->buf, bytes);
+    }
     if (!nb) {
         o->nomem = 1;
         return -1;
     }
     o->buf = nb;
+    o->bytes = bytes;
     o->cap = cap;
     return 0;
 }
 
+/* Wider characters: in place when the buffer holds the widened text and its room (read from the
+ * end: character i of the wider kind starts at or after the end of character i - 1 of the narrower
+ * one), else into a new buffer. */
 static int o_widen(Out *o, int kind) {
+    Py_ssize_t room = (Py_ssize_t)(o->bytes / (size_t)kind);
+    if (room >= o->cap) {
+        for (Py_ssize_t i = o->len - 1; i >= 0; i--) {
+            Py_UCS4 c = o->kind == 1 ? ((uint8_t *)o->buf)[i] : ((uint16_t *)o->buf)[i];
+            if (kind == 2) ((uint16_t *)o->buf)[i] = (uint16_t)c;
+            else ((uint32_t *)o->buf)[i] = c;
+        }
+        o->kind = kind;
+        o->cap = room;
+        return 0;
+    }
     void *nb = PyMem_RawMalloc((size_t)o->cap * (size_t)kind);
     if (!nb) {
         o->nomem = 1;
@@ -68,8 +186,10 @@ static int o_widen(Out *o, int kind) {
         if (kind == 2) ((uint16_t *)nb)[i] = (uint16_t)c;
         else ((uint32_t *)nb)[i] = c;
     }
-    PyMem_RawFree(o->buf);
+    o_end(o);
+    o->scratch = 0;
     o->buf = nb;
+    o->bytes = (size_t)o->cap * (size_t)kind;
     o->kind = kind;
     return 0;
 }
@@ -234,8 +354,9 @@ static PyObject *py_skeleton_utf8(PyObject *self, PyObject *args) {
     }
     const uint8_t *s = (const uint8_t *)PyBytes_AS_STRING(data);
     Py_ssize_t n = PyBytes_GET_SIZE(data);
-    Out o = {1, NULL, 0, 0, NULL, 0};
-    if (o_reserve(&o, n + 16) < 0) return PyErr_NoMemory();
+    Out o;
+    /* room for one character per byte, in one byte each, and to widen them to two in place */
+    if (o_start(&o, n + 16, (size_t)(n + 16) * 2) < 0) return PyErr_NoMemory();
     if (n >= NOGIL_MIN_BYTES) o.ts = PyEval_SaveThread();
     int rc = run(&o, s, n, stop, nstop);
     if (o.ts) PyEval_RestoreThread(o.ts);
@@ -249,7 +370,7 @@ static PyObject *py_skeleton_utf8(PyObject *self, PyObject *args) {
         int kind = o.kind == 1 ? PyUnicode_1BYTE_KIND : o.kind == 2 ? PyUnicode_2BYTE_KIND : PyUnicode_4BYTE_KIND;
         out = PyUnicode_FromKindAndData(kind, o.buf, o.len);
     }
-    PyMem_RawFree(o.buf);
+    o_end(&o);
     return out;
 }
 
@@ -462,4 +583,9 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_cutf8skel",
                                     "The skeleton of UTF-8 bytes (claimledger.skeleton.of_utf8).", -1, methods};
 
-PyMODINIT_FUNC PyInit__cutf8skel(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__cutf8skel(void) {
+#if HAVE_SCRATCH
+    if (!g_scratch_ok) g_scratch_ok = pthread_key_create(&g_scratch_key, scratch_free) == 0;
+#endif
+    return PyModule_Create(&module);
+}

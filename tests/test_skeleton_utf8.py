@@ -257,3 +257,34 @@ def test_four_threads_filling_the_table_at_once_agree_with_the_definition(core: 
     with ThreadPoolExecutor(4) as pool:
         got = list(pool.map(lambda t: core.skeleton_utf8(t.encode()), texts * 2))
     assert got == [skeleton.of_raw_py(t) for t in texts * 2]
+
+
+def test_one_threads_scratch_buffer_serves_calls_of_every_size_and_width(core: ModuleType) -> None:
+    """A reading thread keeps its skeleton buffer from one source to the next (_cutf8skel.c
+    o_start/o_end): whatever an earlier call left in it, and whether a text widens it in place (to
+    two bytes a character), into a new buffer (to four), outgrows it (U+FDFA gives eighteen letters
+    for three bytes) or is larger than the buffer ever kept (8 MB), each answer is the definition's,
+    on this thread and on four threads at once."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = random.Random("utf8/scratch")
+    shapes = [
+        "short ascii",
+        "ascii " * 5000,
+        "ascii, then a Latin-1 é, then more " * 300 + "é",
+        "ascii, then 調査 widens it to two bytes " * 2000,
+        "and 😀 to four, after " + "調" * 3000 + " wide text",
+        "\ufdfa" * 20_000,  # 60 kB of bytes, 360,000 letters: it outgrows the buffer it started in
+        "a" * 10 + "\ufdfa" * 5 + "調" + "😀",
+        "x",
+        "",
+    ]
+    texts = shapes + [rng.choice(shapes) + _pool(rng) for _ in range(200)]
+    rng.shuffle(texts)
+    big = "".join(_pool(rng) for _ in range(1000)) + "調" * 1_500_000  # 4.5 MB of bytes: past the kept size
+    texts.insert(len(texts) // 2, big)
+    want = [skeleton.of_raw_py(t) for t in texts]
+    assert [core.skeleton_utf8(t.encode()) for t in texts] == want
+    assert [core.skeleton_utf8(t.encode()) for t in reversed(texts)] == want[::-1]
+    with ThreadPoolExecutor(4) as pool:
+        assert list(pool.map(lambda t: core.skeleton_utf8(t.encode()), texts * 2)) == want * 2
