@@ -105,6 +105,8 @@ static int o_start(Out *o, Py_ssize_t want, size_t bytes) {
         }
         scratch_free(sc);
     }
+#else
+    (void)bytes;
 #endif
     o->buf = PyMem_RawMalloc((size_t)want);
     if (!o->buf) return -1;
