@@ -41,7 +41,7 @@ typedef struct {
     void *buf;
     Py_ssize_t len, cap; /* characters written, and room for characters of this kind */
     size_t bytes;        /* the size of buf */
-    int scratch;         /* buf is this thread's scratch buffer (see scratch_take): kept, never freed here */
+    int scratch;         /* buf was taken from this thread's slot (scratch_take): given back, not freed */
     PyThreadState *ts;
     int nomem;
 } Out;
@@ -61,11 +61,11 @@ typedef struct {
 #include <pthread.h>
 #define HAVE_SCRATCH 1
 typedef struct {
-    void *buf;
+    void *buf; /* NULL while a call holds it */
     size_t bytes;
 } Scratch;
-static pthread_key_t g_scratch_key;
-static int g_scratch_ok = 0; /* the key was created (at setup) */
+static pthread_key_t g_scratch_key; /* each thread's Scratch, freed when the thread ends */
+static int g_scratch_ok = 0;        /* the key was created (module init) */
 
 static void scratch_free(void *p) {
     Scratch *sc = p;
@@ -76,38 +76,65 @@ static void scratch_free(void *p) {
 }
 #endif
 
-/* Start o with room for `want` characters of kind 1 and, when `bytes` (at least 2 * want) fits in
- * SCRATCH_MAX, in this thread's scratch buffer (grown to `bytes` if smaller); 0, or -1 when out of
- * memory. */
-static int o_start(Out *o, Py_ssize_t want, size_t bytes) {
-    *o = (Out){1, NULL, 0, 0, 0, 0, NULL, 0};
+/* This thread's scratch buffer, grown to at least `bytes` (its size in *got) and taken out of the
+ * thread's slot; NULL when none can be had (no thread-specific data, over SCRATCH_MAX, no memory). */
+static void *scratch_take(size_t bytes, size_t *got) {
 #if HAVE_SCRATCH
-    if (g_scratch_ok && bytes <= SCRATCH_MAX) {
-        Scratch *sc = pthread_getspecific(g_scratch_key);
-        if (sc) (void)pthread_setspecific(g_scratch_key, NULL); /* taken while this call works */
-        if (!sc) sc = PyMem_RawCalloc(1, sizeof(Scratch));
-        if (sc && sc->bytes < bytes) {
-            void *nb = PyMem_RawRealloc(sc->buf, bytes);
-            if (nb) {
-                sc->buf = nb;
-                sc->bytes = bytes;
-            }
-        }
-        if (sc && sc->bytes >= bytes) {
-            o->buf = sc->buf;
-            o->bytes = sc->bytes;
-            o->cap = (Py_ssize_t)(sc->bytes / 2); /* (at least want: so it widens to two bytes in place) */
-            o->scratch = 1;
-            sc->buf = NULL; /* held by o until o_end */
-            sc->bytes = 0;
+    if (!g_scratch_ok || bytes > SCRATCH_MAX) return NULL;
+    Scratch *sc = pthread_getspecific(g_scratch_key);
+    if (!sc) {
+        sc = PyMem_RawCalloc(1, sizeof(Scratch));
+        if (!sc || pthread_setspecific(g_scratch_key, sc) != 0) {
             PyMem_RawFree(sc);
-            return 0;
+            return NULL;
         }
-        scratch_free(sc);
+    }
+    if (sc->bytes < bytes) {
+        void *nb = PyMem_RawRealloc(sc->buf, bytes);
+        if (!nb) return NULL;
+        sc->buf = nb;
+        sc->bytes = bytes;
+    }
+    void *buf = sc->buf;
+    *got = sc->bytes;
+    sc->buf = NULL; /* taken: a call inside this one would take a buffer of its own */
+    sc->bytes = 0;
+    return buf;
+#else
+    (void)bytes;
+    (void)got;
+    return NULL;
+#endif
+}
+
+/* A taken buffer back into this thread's slot (freed when the slot holds one already). */
+static void scratch_give(void *buf, size_t bytes) {
+#if HAVE_SCRATCH
+    Scratch *sc = g_scratch_ok ? pthread_getspecific(g_scratch_key) : NULL;
+    if (sc && !sc->buf) {
+        sc->buf = buf;
+        sc->bytes = bytes;
+        return;
     }
 #else
     (void)bytes;
 #endif
+    PyMem_RawFree(buf);
+}
+
+/* Start o with room for `want` characters of kind 1: in this thread's scratch buffer when `bytes`
+ * (at least 2 * want, so it widens to two bytes a character in place) fits in SCRATCH_MAX, else in
+ * a buffer of its own; 0, or -1 when out of memory. */
+static int o_start(Out *o, Py_ssize_t want, size_t bytes) {
+    *o = (Out){1, NULL, 0, 0, 0, 0, NULL, 0};
+    size_t got = 0;
+    o->buf = scratch_take(bytes, &got);
+    if (o->buf) {
+        o->bytes = got;
+        o->cap = (Py_ssize_t)(got / 2);
+        o->scratch = 1;
+        return 0;
+    }
     o->buf = PyMem_RawMalloc((size_t)want);
     if (!o->buf) return -1;
     o->bytes = (size_t)want;
@@ -115,26 +142,12 @@ static int o_start(Out *o, Py_ssize_t want, size_t bytes) {
     return 0;
 }
 
-/* Done with o: its buffer goes back to this thread's slot (scratch), or is freed. */
-static void o_end(Out *o) {
-#if HAVE_SCRATCH
-    if (o->scratch && g_scratch_ok) {
-        Scratch *sc = PyMem_RawMalloc(sizeof(Scratch));
-        if (sc) {
-            sc->buf = o->buf;
-            sc->bytes = o->bytes;
-            Scratch *old = pthread_getspecific(g_scratch_key); /* (a call inside this one kept its own) */
-            if (pthread_setspecific(g_scratch_key, sc) == 0) {
-                scratch_free(old);
-                o->buf = NULL;
-                return;
-            }
-            PyMem_RawFree(sc);
-        }
-    }
-#endif
-    PyMem_RawFree(o->buf);
+/* Done with o's buffer: given back to the thread's slot, or freed. */
+static void o_release(Out *o) {
+    if (o->scratch) scratch_give(o->buf, o->bytes);
+    else PyMem_RawFree(o->buf);
     o->buf = NULL;
+    o->scratch = 0;
 }
 
 static int o_reserve(Out *o, Py_ssize_t extra) {
@@ -146,9 +159,7 @@ static int o_reserve(Out *o, Py_ssize_t extra) {
         nb = PyMem_RawMalloc(bytes);
         if (nb) {
             memcpy(nb, o->buf, (size_t)o->len * (size_t)o->kind);
-            Out old = *o;
-            o_end(&old);
-            o->scratch = 0;
+            o_release(o);
         }
     } else {
         nb = PyMem_RawRealloc(o->buf, bytes);
@@ -188,8 +199,7 @@ static int o_widen(Out *o, int kind) {
         if (kind == 2) ((uint16_t *)nb)[i] = (uint16_t)c;
         else ((uint32_t *)nb)[i] = c;
     }
-    o_end(o);
-    o->scratch = 0;
+    o_release(o);
     o->buf = nb;
     o->bytes = (size_t)o->cap * (size_t)kind;
     o->kind = kind;
@@ -372,7 +382,7 @@ static PyObject *py_skeleton_utf8(PyObject *self, PyObject *args) {
         int kind = o.kind == 1 ? PyUnicode_1BYTE_KIND : o.kind == 2 ? PyUnicode_2BYTE_KIND : PyUnicode_4BYTE_KIND;
         out = PyUnicode_FromKindAndData(kind, o.buf, o.len);
     }
-    o_end(&o);
+    o_release(&o);
     return out;
 }
 
